@@ -1,0 +1,37 @@
+import { Command } from 'commander'
+import { BaseError } from '../util/BaseError'
+
+/**
+ * The `intent-devnet` CLI. Each subcommand lives in its own module and registers itself;
+ * they are imported lazily so `intent-devnet conformance` does not load the simulator.
+ */
+const program = new Command()
+  .name('intent-devnet')
+  .description('A local devnet of the cross-chain intent service, and a conformance suite for any implementation.')
+  .option('--verbose', 'print whole error chains')
+
+const subcommands: Record<string, () => Promise<{ register: (program: Command) => void }>> = {
+  up: () => import('./up'),
+  conformance: () => import('../../conformance/cli'),
+}
+
+const wanted = process.argv[2]
+for (const [name, load] of Object.entries(subcommands)) {
+  // Only the named subcommand is loaded; `--help` loads them all to list them.
+  if (wanted === name || wanted === undefined || wanted.startsWith('-') || !(wanted in subcommands)) {
+    try {
+      ;(await load()).register(program)
+    } catch (error) {
+      if (wanted === name) throw error
+    }
+  }
+}
+
+try {
+  await program.parseAsync(process.argv)
+} catch (error) {
+  const verbose = program.opts().verbose === true
+  if (error instanceof BaseError && !verbose) console.error(`error: ${error.shortMessage}`)
+  else console.error(error)
+  process.exitCode = process.exitCode || 1
+}
