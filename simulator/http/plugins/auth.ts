@@ -1,0 +1,45 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import fp from 'fastify-plugin'
+import { ApiError } from '../errorCodes'
+
+/** The header that carries the caller's API key (spec: Authentication §1). */
+export const API_KEY_HEADER = 'x-api-key'
+
+const digest = (value: string) => createHash('sha256').update(value).digest()
+
+/**
+ * Checks a key against the accepted ones in constant time: both sides are hashed to the same
+ * length, and every accepted key is compared, so timing reveals neither length nor which matched.
+ */
+export function createKeyCheck(apiKeys: readonly string[]): (key: string) => boolean {
+  if (apiKeys.length === 0 || apiKeys.some((key) => key === ''))
+    throw new Error('buildApp needs at least one non-empty API key.')
+  const digests = apiKeys.map(digest)
+  return (key) => {
+    const candidate = digest(key)
+    let matched = false
+    for (const accepted of digests) matched = timingSafeEqual(candidate, accepted) || matched
+    return matched
+  }
+}
+
+/**
+ * Authentication: every spec and `/_devnet/` route needs a known `x-api-key` (401 UNAUTHORIZED
+ * otherwise). Public routes (`/health`, `/openapi.json`, `/docs`) and unknown paths need none.
+ */
+export const auth = fp<{ apiKeys: readonly string[] }>(
+  async (app, { apiKeys }) => {
+    const isAccepted = createKeyCheck(apiKeys)
+    app.addHook('onRequest', async (request) => {
+      if (request.is404 || request.routeOptions.config.public) return
+      const key = request.headers[API_KEY_HEADER]
+      if (key === undefined || key === '') {
+        if (app.faults.has('auth.accept-missing-key')) return
+        throw new ApiError('UNAUTHORIZED', `The ${API_KEY_HEADER} header is missing.`)
+      }
+      if (typeof key !== 'string' || !isAccepted(key))
+        throw new ApiError('UNAUTHORIZED', `The ${API_KEY_HEADER} header does not hold a valid API key.`)
+    })
+  },
+  { name: 'auth', dependencies: ['traceId'] },
+)

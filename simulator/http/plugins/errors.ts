@@ -1,0 +1,79 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { toEnvelope } from '../envelope'
+import { ApiError, ERROR_CODES, type ErrorCode } from '../errorCodes'
+import { resolveVersion, VERSION_HEADER } from './versioning'
+
+const codeByStatus = new Map<number, ErrorCode>()
+for (const [code, { status }] of Object.entries(ERROR_CODES))
+  if (!codeByStatus.has(status)) codeByStatus.set(status, code as ErrorCode)
+
+/**
+ * Maps anything thrown while serving a request to an {@link ApiError}. Fastify's own request
+ * errors (bad JSON, body too large, unsupported content type, ...) stay 4xx; anything else is
+ * a 500 INTERNAL_ERROR whose text does not leak.
+ */
+export function toApiError(error: unknown, malformedJsonIs5xx = false): ApiError {
+  if (error instanceof ApiError) return error
+  const fastifyError = error as Partial<FastifyError>
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than the service accepts.')
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      if (malformedJsonIs5xx) return new ApiError('INTERNAL_ERROR', 'Internal error.')
+      return new ApiError('VALIDATION_ERROR', `The request body is not valid JSON: ${fastifyError.message}`)
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(
+        'VALIDATION_ERROR',
+        `Unsupported request: ${fastifyError.message}. Send the body as application/json.`,
+      )
+  }
+  const status = fastifyError.statusCode
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return new ApiError(
+      codeByStatus.get(status) ?? 'VALIDATION_ERROR',
+      fastifyError.message ?? 'Bad request.',
+      {
+        status: codeByStatus.has(status) ? status : 400,
+      },
+    )
+  return new ApiError('INTERNAL_ERROR', 'Internal error; the trace id identifies it in the service log.', {
+    cause: error,
+  })
+}
+
+/** Sends an {@link ApiError} in the envelope of the request's version. */
+export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  const app = request.server
+  // Resolved from the header again: the error may have been raised before the versioning hook ran.
+  const { version } = resolveVersion(request.headers[VERSION_HEADER], app.faults)
+  if (error.headers) reply.headers(error.headers)
+  return reply
+    .code(error.statusCode)
+    .type('application/json; charset=utf-8')
+    .send(toEnvelope(version, error, request.id, { omitCode: app.faults.has('errors.omit-code') }))
+}
+
+/**
+ * Errors: one error handler and one not-found handler for the whole app; every error answers
+ * in the envelope of the request's version, never a 5xx for bad input.
+ */
+export const errors = fp(
+  async (app) => {
+    app.setErrorHandler((error, request, reply) => {
+      const apiError = toApiError(error, app.faults.has('errors.5xx-on-malformed-json'))
+      if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed')
+      return sendApiError(request, reply, apiError)
+    })
+    app.setNotFoundHandler((request, reply) =>
+      sendApiError(
+        request,
+        reply,
+        new ApiError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`),
+      ),
+    )
+  },
+  { name: 'errors', dependencies: ['traceId'] },
+)

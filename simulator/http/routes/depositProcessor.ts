@@ -1,0 +1,102 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import {
+  Deposit,
+  DepositList,
+  DepositListQuery,
+  DepositProcessorConfig,
+  DepositProcessorRegisterRequest,
+  DepositProcessorSetupRequest,
+  DepositProcessorSetupResponse,
+} from '../../../conformance/spec'
+import { ApiError } from '../errorCodes'
+import { requireService } from './requireService'
+
+const IdParams = z.object({ id: z.string().min(1) })
+const WebhookEventsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  cursor: z.string().optional(),
+})
+
+/**
+ * The deposit processor: its configuration (`/deposit-processor/setup`, a partial update),
+ * account registration, the deposits it saw and its webhook outbox (facts §1).
+ */
+export const depositProcessorRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = (request: Parameters<typeof requireService>[2]) =>
+    requireService(app.services.depositProcessor, 'deposit processor', request)
+
+  app.post('/deposit-processor/setup', {
+    schema: {
+      tags: ['deposit processor'],
+      summary: 'Configure the deposit processor (partial update; null or {} clears a field)',
+      body: DepositProcessorSetupRequest,
+      response: { 200: DepositProcessorSetupResponse },
+    },
+    handler: (request) => service(request).setup(request.body.params),
+  })
+
+  app.get('/deposit-processor/setup', {
+    schema: {
+      tags: ['deposit processor'],
+      summary: 'The deposit processor configuration (secret masked)',
+      response: { 200: DepositProcessorConfig },
+    },
+    handler: (request) => service(request).getSetup(),
+  })
+
+  app.post('/deposit-processor/register', {
+    schema: {
+      tags: ['deposit processor'],
+      summary: 'Register an account whose deposits the processor bridges',
+      body: DepositProcessorRegisterRequest,
+    },
+    handler: (request) => service(request).register(request.body),
+  })
+
+  app.get('/deposit-processor/deposits', {
+    schema: {
+      tags: ['deposit processor'],
+      summary: 'Deposits the processor saw, newest first',
+      querystring: DepositListQuery,
+      response: { 200: DepositList },
+    },
+    handler: (request) => service(request).listDeposits(request.query),
+  })
+
+  app.get('/deposit-processor/deposits/:id', {
+    schema: {
+      tags: ['deposit processor'],
+      summary: 'One deposit',
+      params: IdParams,
+      response: { 200: Deposit },
+    },
+    handler: async (request) => {
+      const deposit = await service(request).getDeposit(request.params.id)
+      if (!deposit) throw new ApiError('NOT_FOUND', `No deposit ${request.params.id}.`)
+      return deposit
+    },
+  })
+
+  app.get('/deposit-processor/webhooks/events', {
+    schema: {
+      tags: ['deposit processor'],
+      summary: 'Webhook events of the outbox, newest first',
+      querystring: WebhookEventsQuery,
+    },
+    handler: (request) => service(request).listWebhookEvents(request.query),
+  })
+
+  app.post('/deposit-processor/webhooks/events/:id/resend', {
+    schema: {
+      tags: ['deposit processor'],
+      summary: 'Deliver a webhook event again',
+      params: IdParams,
+    },
+    handler: async (request) => {
+      const event = await service(request).resendWebhookEvent(request.params.id)
+      if (!event) throw new ApiError('NOT_FOUND', `No webhook event ${request.params.id}.`)
+      return event
+    },
+  })
+}

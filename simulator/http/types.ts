@@ -1,0 +1,43 @@
+import type { ApiVersion } from '../../conformance/spec'
+import type { Faults } from '../faults'
+import type { HttpServices } from './domainServices'
+
+/** Configuration of the HTTP app; see `buildApp`. */
+export type HttpConfig = {
+  /** The accepted `x-api-key` values (at least one). */
+  apiKeys: readonly string[]
+  /** Reject a request without `x-api-version` (400) instead of serving it as alps. */
+  strictVersion?: boolean | undefined
+  /** Largest accepted body, in bytes (default 1 MiB); larger answers 413. */
+  bodyLimit?: number | undefined
+  /** Fastify's logger option (default off). */
+  logger?: boolean | Record<string, unknown> | undefined
+}
+
+/** Why the `x-api-version` header could not be used as sent. */
+export type VersionProblem = 'missing' | 'malformed' | 'unknown'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The services routes delegate to; a route whose service is absent answers 501. */
+    services: HttpServices
+    /** The fault registry (`/_devnet/faults`). */
+    faults: Faults
+    /** The app's configuration, as given to `buildApp`. */
+    httpConfig: HttpConfig
+  }
+  interface FastifyRequest {
+    /** The API version the request is served as (alps when the header is absent or unusable). */
+    apiVersion: ApiVersion
+    /** Set when the `x-api-version` header was missing, malformed or unknown. */
+    versionProblem: VersionProblem | undefined
+  }
+  interface FastifyContextConfig {
+    /** The API versions this route serves (default: all). Another version answers 404. */
+    versions?: readonly ApiVersion[]
+    /** Needs no key and ignores `x-api-version` (`/health`, `/openapi.json`, `/docs`). */
+    public?: boolean
+    /** The control API (`/_devnet/`): a missing `x-api-version` is fine even in strict mode. */
+    control?: boolean
+  }
+}
