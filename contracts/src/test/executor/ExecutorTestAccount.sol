@@ -15,6 +15,7 @@ contract ExecutorTestAccount {
     mapping(address => bool) public isExecutor;
 
     error AlreadyInitialized();
+    error InstallFailed();
     error NotExecutor(address caller);
     error UnsupportedMode(bytes32 mode);
     error CallFailed(uint256 index, bytes reason);
@@ -25,7 +26,7 @@ contract ExecutorTestAccount {
         isExecutor[executor] = true;
         // Tell the executor module it was installed, as an ERC-7579 account does.
         (bool ok,) = executor.call(abi.encodeWithSignature("onInstall(bytes)", bytes("")));
-        ok;
+        if (!ok) revert InstallFailed();
     }
 
     function executeFromExecutor(bytes32 mode, bytes calldata executionCalldata)
