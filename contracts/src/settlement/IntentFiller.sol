@@ -59,6 +59,8 @@ contract IntentFiller {
     error NativeValueMismatch(uint256 expected, uint256 received);
     error UnknownExecutor(address executor);
     error InsufficientGas(uint256 minGas, uint256 gasLeft);
+    /// The IntentExecutor reverted; `reason` is its revert data (e.g. ExecutionFailed, InvalidSignature).
+    error DestinationOpsFailed(bytes reason);
 
     /// @notice Delivers `target.tokenOut` from the caller to `target.recipient` (ERC-20s by
     ///         `transferFrom` with a prior approval to this contract; the zero address as token
@@ -94,8 +96,13 @@ contract IntentFiller {
                 revert UnknownExecutor(destination.executor);
             }
             if (gasleft() < minGas) revert InsufficientGas(minGas, gasleft());
-            // A reverting op reverts the whole fill (the executor bubbles it as ExecutionFailed).
-            digest = IIntentExecutor(destination.executor).executeSingleChainOps(destination.ops, destination.signature);
+            // A failing op (or a bad signature, or a used nonce) reverts the whole fill.
+            try IIntentExecutor(destination.executor).executeSingleChainOps(destination.ops, destination.signature)
+            returns (bytes32 d) {
+                digest = d;
+            } catch (bytes memory reason) {
+                revert DestinationOpsFailed(reason);
+            }
         }
         emit Filled(fillId, sponsor, nonce, msg.sender, target.recipient, target.tokenOut, target.fillExpiry, digest);
     }
