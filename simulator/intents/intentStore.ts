@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto'
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { BaseError } from '../util/BaseError'
+import {
+  type AcceptedEvent,
+  applyIntentEvent,
+  type IntentEvent,
+  type IntentStatus,
+  initialLifecycle,
+  type LifecycleState,
+} from './lifecycle'
+
+/** An accepted intent: what was submitted, and where it is in its lifecycle. */
+export type IntentRecord<Payload = unknown> = {
+  /** Large integer string (spec: Submission result). */
+  id: string
+  /** The blanc intent id the quote had, when submitted through blanc. */
+  intentId: string | null
+  version: 'alps' | 'blanc'
+  createdAt: number
+  sponsor: `0x${string}`
+  recipient: `0x${string}`
+  destinationChainId: number
+  /** Fill deadline, unix seconds: past it an unfilled intent is EXPIRED. */
+  fillDeadline: number
+  /** A key that identifies the intent's content: a second submission of it is a conflict. */
+  dedupeKey: string
+  /** What the settlement needs: the intent and its signatures. */
+  payload: Payload
+} & LifecycleState
+
+/** Parameters of {@link createIntentStore}. */
+export type CreateIntentStoreParameters = {
+  /** With a directory, every change is written there (atomically) and loaded at the next start. */
+  stateDir?: string | undefined
+  now: () => number
+}
+
+export class DuplicateIntentError extends BaseError {
+  override name = 'Intent.DuplicateIntentError'
+  constructor(readonly existingId: string) {
+    super(`This intent was already submitted (id ${existingId}).`)
+  }
+}
+
+/** The intent store: every accepted intent, durable with a state directory. */
+export type IntentStore<Payload = unknown> = {
+  /** Loads what the state directory holds. */
+  load(): Promise<void>
+  /** Accepts a new intent as PENDING; throws {@link DuplicateIntentError} for a repeated dedupeKey. */
+  create(
+    input: Omit<IntentRecord<Payload>, 'id' | 'createdAt' | keyof LifecycleState> & {
+      originChainIds: number[]
+    },
+  ): Promise<IntentRecord<Payload>>
+  get(id: string): IntentRecord<Payload> | undefined
+  getByIntentId(intentId: string): IntentRecord<Payload> | undefined
+  /** Applies a lifecycle event through the state machine and persists the result. */
+  apply<S extends IntentStatus>(
+    id: string,
+    event: AcceptedEvent<S> | IntentEvent,
+  ): Promise<IntentRecord<Payload>>
+  /** Intents not in a final status, e.g. to resume after a restart. */
+  inFlight(): IntentRecord<Payload>[]
+  all(): IntentRecord<Payload>[]
+  /** Resolves once every write so far is on disk. */
+  flush(): Promise<void>
+}
+
+/**
+ * Creates the intent store. Writes are serialized per intent and each is a temp file renamed
+ * into place, so a crash never leaves a half-written intent.
+ */
+export function createIntentStore<Payload = unknown>({
+  stateDir,
+  now,
+}: CreateIntentStoreParameters): IntentStore<Payload> {
+  const records = new Map<string, IntentRecord<Payload>>()
+  const byIntentId = new Map<string, string>()
+  const byDedupeKey = new Map<string, string>()
+  const dir = stateDir ? join(stateDir, 'intents') : undefined
+  let writes: Promise<void> = Promise.resolve()
+
+  function index(record: IntentRecord<Payload>) {
+    records.set(record.id, record)
+    if (record.intentId) byIntentId.set(record.intentId, record.id)
+    byDedupeKey.set(record.dedupeKey, record.id)
+  }
+
+  function persist(record: IntentRecord<Payload>): Promise<void> {
+    if (!dir) return Promise.resolve()
+    const snapshot = JSON.stringify(record)
+    // One chain of writes keeps them in order; each write is atomic on its own.
+    writes = writes
+      .catch(() => undefined)
+      .then(async () => {
+        const file = join(dir, `${record.id}.json`)
+        await writeFile(`${file}.tmp`, snapshot)
+        await rename(`${file}.tmp`, file)
+      })
+    return writes
+  }
+
+  return {
+    async load() {
+      if (!dir) return
+      await mkdir(dir, { recursive: true })
+      for (const name of await readdir(dir)) {
+        if (!name.endsWith('.json')) continue
+        index(JSON.parse(await readFile(join(dir, name), 'utf8')) as IntentRecord<Payload>)
+      }
+    },
+    async create(input) {
+      const existing = byDedupeKey.get(input.dedupeKey)
+      if (existing) throw new DuplicateIntentError(existing)
+      const { originChainIds, ...rest } = input
+      const at = now()
+      const record: IntentRecord<Payload> = {
+        ...rest,
+        id: BigInt(`0x${randomBytes(16).toString('hex')}`).toString(),
+        createdAt: at,
+        ...initialLifecycle(originChainIds, at),
+      }
+      index(record)
+      await persist(record)
+      return record
+    },
+    get: (id) => records.get(id),
+    getByIntentId(intentId) {
+      const id = byIntentId.get(intentId)
+      return id === undefined ? undefined : records.get(id)
+    },
+    async apply(id, event) {
+      const record = records.get(id)
+      if (!record) throw new BaseError(`No intent with id ${id}.`)
+      const next = { ...record, ...applyIntentEvent(record, event, now()) }
+      records.set(id, next)
+      await persist(next)
+      return next
+    },
+    inFlight: () =>
+      [...records.values()].filter((r) => !['COMPLETED', 'FAILED', 'EXPIRED'].includes(r.status)),
+    all: () => [...records.values()],
+    flush: () => writes,
+  }
+}

@@ -1,0 +1,120 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createSystemClock } from '../services'
+import { createIntentStore, DuplicateIntentError } from './intentStore'
+import { applyIntentEvent, IllegalTransitionError, initialLifecycle } from './lifecycle'
+import { createQuoteStore } from './quoteStore'
+
+const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as const
+
+describe('quoteStore (spec: States, rule 3)', () => {
+  it('expires a quote when the devnet clock passes its lifetime', () => {
+    const clock = createSystemClock()
+    const quotes = createQuoteStore<{ n: number }>({ clock, ttlSeconds: 300 })
+    const { intentId, expiresAt } = quotes.put({ n: 1 })
+    expect(expiresAt).toBe(clock.now() + 300)
+    expect(quotes.get(intentId)?.quote).toEqual({ n: 1 })
+    clock.advance(299)
+    expect(quotes.get(intentId)).toBeDefined()
+    clock.advance(1)
+    expect(quotes.get(intentId)).toBeUndefined()
+  })
+
+  it('hands a quote out once, and forgets everything on reset', () => {
+    const quotes = createQuoteStore<string>({ clock: createSystemClock(), ttlSeconds: 60 })
+    const a = quotes.put('a')
+    const b = quotes.put('b')
+    expect(quotes.consume(a.intentId)?.quote).toBe('a')
+    expect(quotes.consume(a.intentId)).toBeUndefined()
+    quotes.reset()
+    expect(quotes.get(b.intentId)).toBeUndefined()
+    expect(quotes.size).toBe(0)
+  })
+})
+
+describe('lifecycle', () => {
+  it('walks PENDING → PRECONFIRMED → FILLED → COMPLETED once every claim is mined', () => {
+    let s = initialLifecycle([10, 42161], 1)
+    s = applyIntentEvent(s, { type: 'fillSent', txHash: hash(1) }, 2)
+    expect(s.status).toBe('PRECONFIRMED')
+    s = applyIntentEvent(s, { type: 'fillMined', txHash: hash(1), timestamp: 3 }, 3)
+    expect(s.status).toBe('FILLED')
+    s = applyIntentEvent(s, { type: 'claimMined', chainId: 10, txHash: hash(2), timestamp: 4 }, 4)
+    expect(s.status).toBe('FILLED')
+    s = applyIntentEvent(s, { type: 'claimMined', chainId: 42161, txHash: hash(3), timestamp: 5 }, 5)
+    expect(s.status).toBe('COMPLETED')
+    expect(s.history.map((h) => h.status)).toEqual(['PENDING', 'PRECONFIRMED', 'FILLED', 'COMPLETED'])
+    expect(s.claims.map((c) => c.status)).toEqual(['COMPLETED', 'COMPLETED'])
+  })
+
+  it('refuses illegal transitions, at compile time and at run time', () => {
+    const pending = initialLifecycle([10], 1) as ReturnType<typeof initialLifecycle> & { status: 'PENDING' }
+    const claimFirst = () =>
+      // @ts-expect-error: a PENDING intent cannot have a claim mined before its fill.
+      applyIntentEvent(pending, { type: 'claimMined', chainId: 10, txHash: hash(1), timestamp: 1 }, 1)
+    expect(claimFirst).toThrow(IllegalTransitionError)
+    const failed = applyIntentEvent(pending, { type: 'failed', reason: 'fill reverted', step: 'fill' }, 2)
+    expect(() => applyIntentEvent(failed, { type: 'expired' }, 3)).toThrowErrorMatchingInlineSnapshot(`
+      [Intent.IllegalTransitionError: An intent in status FAILED cannot take the event 'expired'.
+
+      FAILED accepts: nothing (final)]
+    `)
+  })
+
+  it('marks every claim EXPIRED when the intent expires unfilled', () => {
+    const s = applyIntentEvent(initialLifecycle([1, 10], 1), { type: 'expired' }, 2)
+    expect(s.status).toBe('EXPIRED')
+    expect(s.claims.every((c) => c.status === 'EXPIRED')).toBe(true)
+  })
+})
+
+describe('intentStore', () => {
+  const input = (key: string) => ({
+    intentId: null,
+    version: 'alps' as const,
+    sponsor: `0x${'11'.repeat(20)}` as const,
+    recipient: `0x${'11'.repeat(20)}` as const,
+    destinationChainId: 8453,
+    fillDeadline: 100,
+    dedupeKey: key,
+    payload: { note: key },
+    originChainIds: [10],
+  })
+
+  it('keeps accepted intents and their progress across a restart', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'intents-'))
+    try {
+      const first = createIntentStore({ stateDir, now: () => 1 })
+      await first.load()
+      const a = await first.create(input('a'))
+      const b = await first.create(input('b'))
+      expect(a.id).toMatch(/^\d+$/)
+      await first.apply(a.id, { type: 'fillSent', txHash: hash(9) })
+      await first.flush()
+
+      const second = createIntentStore({ stateDir, now: () => 2 })
+      await second.load()
+      expect(second.get(a.id)?.status).toBe('PRECONFIRMED')
+      expect(second.get(a.id)?.payload).toEqual({ note: 'a' })
+      expect(
+        second
+          .inFlight()
+          .map((r) => r.id)
+          .sort(),
+      ).toEqual([a.id, b.id].sort())
+      await expect(second.create(input('a'))).rejects.toThrow(DuplicateIntentError)
+    } finally {
+      await rm(stateDir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses a second submission of the same intent', async () => {
+    const store = createIntentStore({ now: () => 1 })
+    const first = await store.create(input('same'))
+    await expect(store.create(input('same'))).rejects.toThrow(
+      `This intent was already submitted (id ${first.id}).`,
+    )
+  })
+})

@@ -1,0 +1,140 @@
+/**
+ * The intent lifecycle: the one state machine of an intent's status, and the only code that
+ * changes it. Each state names the events it accepts, so an illegal transition does not
+ * type-check where the status is known, and `applyIntentEvent` refuses it at run time for an
+ * intent whose status is only known at run time (e.g. loaded from disk).
+ *
+ *   PENDING ─fillSent→ PRECONFIRMED ─fillMined→ FILLED ─claimMined (all)→ COMPLETED
+ *      │                    │                      │
+ *      └─expired→ EXPIRED   └────── failed ────────┴─→ FAILED
+ */
+import { BaseError } from '../util/BaseError'
+
+/** Intent statuses (facts §1); CLAIMED is the public service's and is not used by the devnet. */
+export type IntentStatus = 'PENDING' | 'PRECONFIRMED' | 'FILLED' | 'COMPLETED' | 'FAILED' | 'EXPIRED'
+/** A claim's status on one origin chain (facts §1). */
+export type ClaimStatus = 'PENDING' | 'PRECONFIRMED' | 'COMPLETED' | 'FAILED' | 'EXPIRED'
+
+/** An event that moves an intent. */
+export type IntentEvent =
+  | { type: 'fillSent'; txHash: `0x${string}` }
+  | { type: 'fillMined'; txHash: `0x${string}`; timestamp: number }
+  | { type: 'claimSent'; chainId: number; txHash: `0x${string}` }
+  | { type: 'claimMined'; chainId: number; txHash: `0x${string}`; timestamp: number }
+  | { type: 'failed'; reason: string; step: 'fill' | 'claim' | 'submit' | 'resume' }
+  | { type: 'expired' }
+
+/** Which events each status accepts: the whole transition table. */
+const accepts = {
+  PENDING: ['fillSent', 'fillMined', 'failed', 'expired'],
+  PRECONFIRMED: ['fillMined', 'failed'],
+  FILLED: ['claimSent', 'claimMined', 'failed'],
+  COMPLETED: [],
+  FAILED: [],
+  EXPIRED: [],
+} as const satisfies Record<IntentStatus, readonly IntentEvent['type'][]>
+
+/** The events a status accepts, as a type. */
+export type AcceptedEvent<S extends IntentStatus> = Extract<
+  IntentEvent,
+  { type: (typeof accepts)[S][number] }
+>
+
+/** The final statuses: nothing moves an intent out of them. */
+export const FINAL_STATUSES: readonly IntentStatus[] = ['COMPLETED', 'FAILED', 'EXPIRED']
+
+/** One claim of an intent, on one origin chain. */
+export type ClaimState = {
+  chainId: number
+  status: ClaimStatus
+  txHash: `0x${string}` | null
+  timestamp: number | null
+}
+
+/** The part of an intent the lifecycle owns. */
+export type LifecycleState = {
+  status: IntentStatus
+  fill: { txHash: `0x${string}` | null; timestamp: number | null }
+  claims: ClaimState[]
+  failure: { reason: string; step: string } | null
+  history: { status: IntentStatus; at: number; event: IntentEvent['type'] | 'submitted' }[]
+}
+
+export class IllegalTransitionError extends BaseError {
+  override name = 'Intent.IllegalTransitionError'
+  constructor(status: IntentStatus, event: IntentEvent['type']) {
+    super(`An intent in status ${status} cannot take the event '${event}'.`, {
+      metaMessages: [`${status} accepts: ${accepts[status].join(', ') || 'nothing (final)'}`],
+    })
+  }
+}
+
+/** A new intent's lifecycle: PENDING, with one PENDING claim per origin chain. */
+export function initialLifecycle(originChainIds: readonly number[], at: number): LifecycleState {
+  return {
+    status: 'PENDING',
+    fill: { txHash: null, timestamp: null },
+    claims: originChainIds.map((chainId) => ({ chainId, status: 'PENDING', txHash: null, timestamp: null })),
+    failure: null,
+    history: [{ status: 'PENDING', at, event: 'submitted' }],
+  }
+}
+
+/** True when `status` accepts `event` (for callers holding an untyped status). */
+export function canApply(status: IntentStatus, event: IntentEvent['type']): boolean {
+  return (accepts[status] as readonly string[]).includes(event)
+}
+
+/**
+ * Applies one event and returns the next state (the input is not changed). Throws
+ * {@link IllegalTransitionError} for an event the current status does not accept.
+ */
+export function applyIntentEvent<S extends IntentStatus>(
+  state: LifecycleState & { status: S },
+  event: AcceptedEvent<S>,
+  at: number,
+): LifecycleState {
+  const e = event as IntentEvent
+  if (!canApply(state.status, e.type)) throw new IllegalTransitionError(state.status, e.type)
+  const next: LifecycleState = structuredClone(state)
+  const claim = (chainId: number) => {
+    const found = next.claims.find((c) => c.chainId === chainId)
+    if (!found) throw new BaseError(`The intent has no claim on chain ${chainId}.`)
+    return found
+  }
+  switch (e.type) {
+    case 'fillSent':
+      next.status = 'PRECONFIRMED'
+      next.fill.txHash = e.txHash
+      break
+    case 'fillMined':
+      next.status = 'FILLED'
+      next.fill = { txHash: e.txHash, timestamp: e.timestamp }
+      break
+    case 'claimSent': {
+      const c = claim(e.chainId)
+      c.status = 'PRECONFIRMED'
+      c.txHash = e.txHash
+      break
+    }
+    case 'claimMined': {
+      const c = claim(e.chainId)
+      c.status = 'COMPLETED'
+      c.txHash = e.txHash
+      c.timestamp = e.timestamp
+      if (next.claims.every((x) => x.status === 'COMPLETED')) next.status = 'COMPLETED'
+      break
+    }
+    case 'failed':
+      next.status = 'FAILED'
+      next.failure = { reason: e.reason, step: e.step }
+      for (const c of next.claims) if (c.status !== 'COMPLETED') c.status = 'FAILED'
+      break
+    case 'expired':
+      next.status = 'EXPIRED'
+      for (const c of next.claims) c.status = 'EXPIRED'
+      break
+  }
+  if (next.status !== state.status) next.history.push({ status: next.status, at, event: e.type })
+  return next
+}
