@@ -1,0 +1,29 @@
+import { BaseError } from '../util/BaseError'
+
+/** A setup or register request the schemas accept but this devnet cannot honour (unknown chain or token). */
+export class InvalidConfigurationError extends BaseError {
+  override name = 'DepositProcessor.InvalidConfigurationError'
+  readonly path: string
+  constructor(path: string, message: string) {
+    super(`${path}: ${message}`, { docsPath: 'docs/deposit-processor.md' })
+    this.path = path
+  }
+}
+
+/** The account is already registered by another API key; one account has one owner. */
+export class AccountTakenError extends BaseError {
+  override name = 'DepositProcessor.AccountTakenError'
+  constructor(account: string) {
+    super(`Account ${account} is already registered by another API key.`, {
+      docsPath: 'docs/deposit-processor.md',
+    })
+  }
+}
+
+/** A state file in the state dir could not be read. */
+export class StateFileError extends BaseError {
+  override name = 'DepositProcessor.StateFileError'
+  constructor(path: string, cause: unknown) {
+    super(`Could not read the deposit processor state file ${path}.`, { cause })
+  }
+}

@@ -1,0 +1,346 @@
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import { appendJsonLine, readJsonLines, writeJsonLinesAtomic } from './persistence'
+import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from './signWebhook'
+
+/** How failed deliveries are retried. */
+export type RetryPolicy = {
+  /** Attempts per (re)send before the event is marked failed. Default 8. */
+  maxAttempts: number
+  /** Delay before the first retry; doubles each time. Default 500 ms. */
+  baseDelayMs: number
+  /** Cap of one delay. Default 30 s. */
+  maxDelayMs: number
+  /** A receiver that has not answered by then counts as a failed attempt. Default 5 s. */
+  timeoutMs: number
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 8,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  timeoutMs: 5_000,
+}
+
+/** One delivery attempt. */
+export type WebhookAttempt = {
+  time: string
+  url: string
+  durationMs: number
+  /** The receiver's HTTP status, when it answered. */
+  statusCode?: number
+  /** Why no answer came: `ECONNREFUSED`, `timeout after 5000 ms`, … */
+  error?: string
+}
+
+/** pending: to be (re)tried; delivered: a 2xx came back; failed: retries used up; skipped: no webhookUrl was configured. */
+export type WebhookEventStatus = 'pending' | 'delivered' | 'failed' | 'skipped'
+
+/** An event of the outbox, as stored. */
+export type WebhookEventRecord = {
+  seq: number
+  eventId: string
+  tenant: string
+  type: string
+  time: string
+  /** The exact body sent every time (the signature covers these bytes). */
+  body: string
+  status: WebhookEventStatus
+  attempts: WebhookAttempt[]
+  /** Attempts since the last (re)send: the retry budget counts these. */
+  round: number
+  /** Wall-clock ms of the next attempt while pending. */
+  nextAttemptAt: number | null
+}
+
+/** An event as `GET /deposit-processor/webhooks/events` shows it. */
+export type WebhookEventView = {
+  eventId: string
+  type: string
+  time: string
+  status: WebhookEventStatus
+  attempts: WebhookAttempt[]
+  nextAttemptAt: string | null
+  payload: unknown
+}
+
+/** Where a tenant's events go right now. */
+export type WebhookTarget = { url: string; secret: string | null }
+
+/** Parameters of {@link createWebhookOutbox}. */
+export type CreateWebhookOutboxParameters = {
+  /** The tenant's current webhook URL and secret (read at each attempt), or undefined when none is set. */
+  target: (tenant: string) => WebhookTarget | undefined
+  /** With a dir, every event and attempt is appended to `webhook-outbox.jsonl` there before it is acted on. */
+  stateDir?: string | undefined
+  retry?: Partial<RetryPolicy> | undefined
+  /** Deliveries in flight at once. Default 8. */
+  concurrency?: number | undefined
+  /** Timestamps of events and attempts (the devnet clock). Default: the wall clock. */
+  now?: (() => number) | undefined
+  /** Jitter source in [0, 1). Default Math.random. */
+  random?: (() => number) | undefined
+}
+
+/** Parameters of {@link WebhookOutbox.enqueue}. */
+export type EnqueueParameters = {
+  tenant: string
+  type: string
+  data: Record<string, unknown>
+  eventId?: string | undefined
+  /** Marks a test event (`test: true` in the envelope). */
+  test?: boolean | undefined
+}
+
+/** The durable webhook outbox. */
+export type WebhookOutbox = ReturnType<typeof createWebhookOutbox>
+
+/** Exponential backoff with equal jitter: half the doubled delay, plus a random part of the other half. */
+export function retryDelayMs(round: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  const delay = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, round - 1))
+  return Math.round(delay / 2 + (random() * delay) / 2)
+}
+
+function describeError(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError' || error.name === 'AbortError') return `timeout after ${timeoutMs} ms`
+    const cause = error.cause as { code?: string; message?: string } | undefined
+    if (cause?.code) return cause.code
+    return cause?.message ?? error.message
+  }
+  return String(error)
+}
+
+/**
+ * Creates the webhook outbox: every event is stored (with a stable `eventId` and its final
+ * body) before the first attempt; deliveries that get no 2xx (an error status, a timeout, a
+ * refused connection) are retried with exponential backoff and jitter until
+ * `retry.maxAttempts`, then marked failed. With a state dir nothing is lost across a restart:
+ * pending events resume on `start()` (at-least-once; receivers drop duplicates by eventId).
+ *
+ * @example
+ * const outbox = createWebhookOutbox({ target: () => ({ url: 'http://127.0.0.1:9000/hook', secret: 's' }) })
+ * outbox.start()
+ * outbox.enqueue({ tenant: 't', type: 'bridge-failed', data: { errorCode: 'TOKEN-3' } })
+ */
+export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...parameters.retry }
+  const concurrency = parameters.concurrency ?? 8
+  const now = parameters.now ?? Date.now
+  const random = parameters.random ?? Math.random
+  const logPath = parameters.stateDir ? join(parameters.stateDir, 'webhook-outbox.jsonl') : undefined
+
+  const events = new Map<string, WebhookEventRecord>()
+  const pending = new Set<WebhookEventRecord>()
+  const inFlight = new Set<string>()
+  const flights = new Set<Promise<void>>()
+  const listeners = new Set<() => void>()
+  let seq = 0
+  let running = false
+  let timer: NodeJS.Timeout | undefined
+
+  if (logPath) {
+    for (const record of readJsonLines<WebhookEventRecord>(logPath)) {
+      events.set(record.eventId, record)
+      seq = Math.max(seq, record.seq)
+    }
+    for (const record of events.values()) if (record.status === 'pending') pending.add(record)
+    // Compact: one line per event, written atomically, then appended to from here on.
+    const lines = [...events.values()].sort((a, b) => a.seq - b.seq)
+    writeJsonLinesAtomic(logPath, lines)
+  }
+
+  const persist = (record: WebhookEventRecord) => {
+    if (logPath) appendJsonLine(logPath, record)
+    for (const listener of listeners) listener()
+  }
+
+  const view = (record: WebhookEventRecord): WebhookEventView => ({
+    eventId: record.eventId,
+    type: record.type,
+    time: record.time,
+    status: record.status,
+    attempts: record.attempts.map((attempt) => ({ ...attempt })),
+    nextAttemptAt: record.nextAttemptAt === null ? null : new Date(record.nextAttemptAt).toISOString(),
+    payload: JSON.parse(record.body),
+  })
+
+  async function attempt(record: WebhookEventRecord): Promise<void> {
+    const target = parameters.target(record.tenant)
+    if (!target) {
+      record.status = 'skipped'
+      record.nextAttemptAt = null
+      pending.delete(record)
+      persist(record)
+      return
+    }
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'intent-devnet-webhooks/1.0',
+    }
+    if (target.secret) headers[WEBHOOK_SIGNATURE_HEADER] = signWebhookBody(target.secret, record.body)
+    const time = new Date(now()).toISOString()
+    const started = performance.now()
+    const result: WebhookAttempt = { time, url: target.url, durationMs: 0 }
+    try {
+      const response = await fetch(target.url, {
+        method: 'POST',
+        headers,
+        body: record.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(policy.timeoutMs),
+      })
+      await response.arrayBuffer().catch(() => undefined)
+      result.statusCode = response.status
+    } catch (error) {
+      result.error = describeError(error, policy.timeoutMs)
+    }
+    result.durationMs = Math.round((performance.now() - started) * 10) / 10
+    record.attempts.push(result)
+    record.round += 1
+    if (result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300) {
+      record.status = 'delivered'
+      record.nextAttemptAt = null
+      pending.delete(record)
+    } else if (record.round >= policy.maxAttempts) {
+      record.status = 'failed'
+      record.nextAttemptAt = null
+      pending.delete(record)
+    } else {
+      record.status = 'pending'
+      record.nextAttemptAt = Date.now() + retryDelayMs(record.round, policy, random)
+      pending.add(record)
+    }
+    persist(record)
+  }
+
+  function launch(record: WebhookEventRecord): Promise<void> {
+    inFlight.add(record.eventId)
+    const flight = attempt(record)
+      .catch(() => undefined)
+      .finally(() => {
+        inFlight.delete(record.eventId)
+        flights.delete(flight)
+        pump()
+      })
+    flights.add(flight)
+    return flight
+  }
+
+  function pump(): void {
+    if (!running) return
+    if (timer) clearTimeout(timer)
+    timer = undefined
+    const wall = Date.now()
+    let nextDue = Number.POSITIVE_INFINITY
+    const due: WebhookEventRecord[] = []
+    for (const record of pending) {
+      if (inFlight.has(record.eventId)) continue
+      const at = record.nextAttemptAt ?? wall
+      if (at <= wall) due.push(record)
+      else nextDue = Math.min(nextDue, at)
+    }
+    due.sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0) || a.seq - b.seq)
+    for (const record of due) {
+      if (inFlight.size >= concurrency) break
+      launch(record)
+    }
+    if (inFlight.size < concurrency && nextDue !== Number.POSITIVE_INFINITY)
+      timer = setTimeout(pump, Math.max(0, nextDue - wall))
+  }
+
+  return {
+    /** The retry policy in force. */
+    policy,
+
+    /** Stores an event (before any attempt) and schedules its delivery; an eventId seen before is not stored twice. */
+    enqueue(event: EnqueueParameters): WebhookEventView {
+      const eventId = event.eventId ?? `evt_${randomUUID()}`
+      const existing = events.get(eventId)
+      if (existing) return view(existing)
+      const time = new Date(now()).toISOString()
+      const record: WebhookEventRecord = {
+        seq: ++seq,
+        eventId,
+        tenant: event.tenant,
+        type: event.type,
+        time,
+        body: JSON.stringify({
+          version: '1.0',
+          type: event.type,
+          eventId,
+          time,
+          ...(event.test ? { test: true } : {}),
+          data: event.data,
+        }),
+        status: 'pending',
+        attempts: [],
+        round: 0,
+        nextAttemptAt: Date.now(),
+      }
+      events.set(eventId, record)
+      pending.add(record)
+      persist(record)
+      pump()
+      return view(record)
+    },
+
+    /** A tenant's events, newest first, with their attempts; `cursor` is the previous page's `nextCursor`. */
+    list(tenant: string, query: { limit?: number | undefined; cursor?: string | undefined } = {}) {
+      const limit = query.limit ?? 20
+      const before = query.cursor === undefined ? Number.POSITIVE_INFINITY : Number(query.cursor)
+      const mine = [...events.values()]
+        .filter((record) => record.tenant === tenant && record.seq < before)
+        .sort((a, b) => b.seq - a.seq)
+      const page = mine.slice(0, limit)
+      const last = page.at(-1)
+      return {
+        events: page.map(view),
+        nextCursor: mine.length > limit && last ? String(last.seq) : null,
+      }
+    },
+
+    /** One event of `tenant`, or undefined. */
+    get(tenant: string, eventId: string): WebhookEventView | undefined {
+      const record = events.get(eventId)
+      return record && record.tenant === tenant ? view(record) : undefined
+    },
+
+    /** Sends a tenant's event again now (a fresh retry budget); resolves after that attempt. */
+    async resend(tenant: string, eventId: string): Promise<WebhookEventView | undefined> {
+      const record = events.get(eventId)
+      if (!record || record.tenant !== tenant) return undefined
+      record.status = 'pending'
+      record.round = 0
+      record.nextAttemptAt = Date.now()
+      pending.add(record)
+      persist(record)
+      if (!inFlight.has(eventId)) await launch(record)
+      else await Promise.all([...flights])
+      return view(record)
+    },
+
+    /** Starts delivering (pending events of a previous run first). */
+    start(): void {
+      running = true
+      pump()
+    },
+
+    /** Stops scheduling and waits for the attempts in flight. */
+    async stop(): Promise<void> {
+      running = false
+      if (timer) clearTimeout(timer)
+      timer = undefined
+      await Promise.all([...flights])
+    },
+
+    /** Calls `listener` after every change of any event (tests and benches wait with it). */
+    onChange(listener: () => void): () => void {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+
+    /** Number of events not yet delivered, failed or skipped. */
+    pendingCount: (): number => pending.size,
+  }
+}
