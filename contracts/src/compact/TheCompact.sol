@@ -532,7 +532,7 @@ contract TheCompact is ReentrancyGuard {
             uint256 claimant = portions[i].claimant;
             uint256 amount = portions[i].amount;
             address recipient = address(uint160(claimant));
-            bytes12 tag = bytes12(bytes32(claimant << 96));
+            bytes12 tag = bytes12(bytes32(claimant));
             if (tag == lockTag) {
                 _move(from, recipient, id, amount);
             } else if (tag == bytes12(0)) {

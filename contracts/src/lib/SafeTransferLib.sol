@@ -26,6 +26,12 @@ library SafeTransferLib {
     function _call(address token, bytes memory data) private {
         if (token.code.length == 0) revert TransferFailed(token);
         (bool ok, bytes memory out) = token.call(data);
+        if (!ok && out.length != 0) {
+            // Bubble the token's own revert so callers see why (e.g. a reentrancy guard).
+            assembly ("memory-safe") {
+                revert(add(out, 0x20), mload(out))
+            }
+        }
         if (!ok || (out.length != 0 && (out.length < 32 || abi.decode(out, (uint256)) != 1))) {
             revert TransferFailed(token);
         }
