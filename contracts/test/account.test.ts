@@ -3,8 +3,6 @@ import {
   type Account,
   type Address,
   concat,
-  createPublicClient,
-  createTestClient,
   createWalletClient,
   decodeAbiParameters,
   decodeEventLog,
@@ -27,20 +25,27 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AnvilInstance, startAnvil } from '../../simulator/devnet/anvil'
 import { addresses } from '../addresses'
 import {
   DevnetERC20,
+  Multicall3,
   NexusAccount,
   NexusAccountFactory,
   NexusBootstrap,
   OwnableValidator,
 } from '../generated/artifacts'
+import {
+  type AnvilClient,
+  anvilAccounts,
+  placeContract,
+  placeToken,
+  send as sendTx,
+  startTestChain,
+  type TestChain,
+} from './helpers'
 
-// The relayer sends the setup op; the minter funds the account with the USDC stand-in.
-const relayerKey = keccak256(toHex('account.test relayer'))
-const minterKey = keccak256(toHex('account.test minter'))
-const relayerAccount = privateKeyToAccount(relayerKey)
+/** Sends the setup op (Anvil's default account 1; account 0 mints). */
+const relayer = anvilAccounts[1]!
 const ownerKey = keccak256(toHex('account.test owner'))
 const strangerKey = keccak256(toHex('account.test stranger'))
 const entryPoint07: Address = '0x0000000071727De22E5E9d8BAf0edAc6f37da032'
@@ -87,25 +92,22 @@ const typedData = {
   message: { text: 'hello from the devnet' },
 } as const
 
-function makeClients(rpcUrl: string) {
-  return {
-    publicClient: createPublicClient({ chain: base, transport: http(rpcUrl) }),
-    testClient: createTestClient({ chain: base, mode: 'anvil', transport: http(rpcUrl) }),
-  }
-}
-
 describe('Nexus-compatible ERC-7579 account at the SDK addresses', () => {
-  let anvil: AnvilInstance
-  let publicClient: ReturnType<typeof makeClients>['publicClient']
-  let testClient: ReturnType<typeof makeClients>['testClient']
+  let chain: TestChain
+  let publicClient: AnvilClient
+  let testClient: AnvilClient
   let sdkAccount: Awaited<ReturnType<RhinestoneSDK['createAccount']>>
   let strangerSdkAccount: Awaited<ReturnType<RhinestoneSDK['createAccount']>>
   let account: Address
 
   /** Sends a transaction from a local key, or from an impersonated address. */
   async function send(from: Account | Address, to: Address, data: Hex, value = 0n) {
-    const wallet = createWalletClient({ chain: base, transport: http(anvil.rpcUrl), account: from })
-    const hash = await wallet.sendTransaction({ to, data, value, chain: base, account: from })
+    const wallet = createWalletClient({
+      chain: chain.chain,
+      transport: http(chain.anvil.rpcUrl),
+      account: from,
+    })
+    const hash = await wallet.sendTransaction({ to, data, value, chain: chain.chain, account: from })
     return publicClient.waitForTransactionReceipt({ hash })
   }
 
@@ -130,37 +132,26 @@ describe('Nexus-compatible ERC-7579 account at the SDK addresses', () => {
   }
 
   beforeAll(async () => {
-    anvil = await startAnvil({ chainId: base.id })
-    ;({ publicClient, testClient } = makeClients(anvil.rpcUrl))
-
-    const place: [Address, Hex][] = [
-      [addresses.nexusImplementation, NexusAccount.deployedBytecode],
-      [addresses.nexusFactory, NexusAccountFactory.deployedBytecode],
-      [addresses.nexusBootstrap, NexusBootstrap.deployedBytecode],
-      [addresses.ownableValidator, OwnableValidator.deployedBytecode],
-      [usdc, DevnetERC20.deployedBytecode],
-      // Stands in for the IntentExecutor the SDK installs: its onInstall must succeed (STOP does),
-      // and the tests send its executeFromExecutor calls by impersonating this address.
-      [addresses.intentExecutor, '0x00'],
-    ]
-    for (const [address, bytecode] of place) await testClient.setCode({ address, bytecode })
-    const minter = privateKeyToAccount(minterKey)
-    for (const address of [relayerAccount.address, minter.address])
-      await testClient.setBalance({ address, value: parseEther('10') })
-    await send(
-      relayerAccount,
-      usdc,
-      encodeFunctionData({
-        abi: DevnetERC20.abi,
-        functionName: 'initialize',
-        args: ['USD Coin', 'USDC', 6, minter.address],
-      }),
-    )
+    // A real chain id: the SDK refuses others for smart accounts.
+    chain = await startTestChain({ chainId: base.id })
+    publicClient = chain.client
+    testClient = chain.client
+    await placeContract(chain.client, addresses.nexusImplementation, NexusAccount)
+    await placeContract(chain.client, addresses.nexusFactory, NexusAccountFactory)
+    await placeContract(chain.client, addresses.nexusBootstrap, NexusBootstrap)
+    await placeContract(chain.client, addresses.ownableValidator, OwnableValidator)
+    // The SDK batches its reads (getOwners) through Multicall3.
+    await placeContract(chain.client, addresses.multicall3, Multicall3)
+    // Stands in for the IntentExecutor the SDK installs: its onInstall must succeed (STOP does),
+    // and these tests send its executeFromExecutor calls by impersonating this address.
+    // account.intentExecutor.test.ts runs the real IntentExecutor.
+    await testClient.setCode({ address: addresses.intentExecutor, bytecode: '0x00' })
+    await placeToken(chain, usdc, { name: 'USD Coin', symbol: 'USDC', decimals: 6 })
 
     const sdk = new RhinestoneSDK({
       apiKey: 'unused',
       endpointUrl: 'http://127.0.0.1:9/unused',
-      provider: { type: 'custom', urls: { [base.id]: anvil.rpcUrl } },
+      provider: { type: 'custom', urls: { [base.id]: chain.anvil.rpcUrl } },
     })
     sdkAccount = await sdk.createAccount({
       owners: { type: 'ecdsa', accounts: [privateKeyToAccount(ownerKey)] },
@@ -170,19 +161,20 @@ describe('Nexus-compatible ERC-7579 account at the SDK addresses', () => {
     })
     account = sdkAccount.getAddress()
 
-    const wallet = createWalletClient({ chain: base, transport: http(anvil.rpcUrl), account: minter })
-    await publicClient.waitForTransactionReceipt({
-      hash: await wallet.writeContract({
+    const minter = chain.wallets[0]!
+    await sendTx(
+      minter,
+      minter.writeContract({
         address: usdc,
         abi: DevnetERC20.abi,
         functionName: 'mint',
         args: [account, 1_000_000_000n],
       }),
-    })
+    )
   })
 
   afterAll(async () => {
-    await anvil?.stop()
+    await chain?.stop()
   })
 
   it('deploys through our factory, with the SDK factory data, at the address the SDK predicts', async () => {
@@ -202,7 +194,7 @@ describe('Nexus-compatible ERC-7579 account at the SDK addresses', () => {
     ).toBe(account)
 
     // The setup op the SDK puts in its route request is exactly { to: factory, data: factoryData }.
-    const receipt = await send(relayerAccount, factory, factoryData)
+    const receipt = await send(relayer, factory, factoryData)
     expect(receipt.status).toBe('success')
     const created = receipt.logs
       .filter((log) => log.address.toLowerCase() === factory.toLowerCase())
@@ -212,11 +204,14 @@ describe('Nexus-compatible ERC-7579 account at the SDK addresses', () => {
     expect(await sdkAccount.isDeployed(base)).toBe(true)
 
     // A second identical setup op is a no-op rather than a failure.
-    expect((await send(relayerAccount, factory, factoryData)).status).toBe('success')
+    expect((await send(relayer, factory, factoryData)).status).toBe('success')
   })
 
   it('is set up the way the SDK reads it back: owner, threshold, IntentExecutor', async () => {
-    // What the SDK's getOwners reads (it batches these through Multicall3, which this test does not place).
+    expect(await sdkAccount.getOwners(base)).toEqual({
+      accounts: [privateKeyToAccount(ownerKey).address],
+      threshold: 1n,
+    })
     const validatorRead = (functionName: 'getOwners' | 'threshold') =>
       publicClient.readContract({
         address: addresses.ownableValidator,
@@ -263,7 +258,7 @@ describe('Nexus-compatible ERC-7579 account at the SDK addresses', () => {
         abi: NexusAccount.abi,
         functionName: 'initializeAccount',
         args: [initData],
-        account: relayerAccount.address,
+        account: relayer.address,
       }),
     ).rejects.toThrow(/NotInitializing/)
   })
