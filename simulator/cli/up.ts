@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import type { FastifyInstance } from 'fastify'
-import { API_VERSIONS, API_VERSIONS } from '../../conformance/spec'
+import { API_VERSIONS } from '../../conformance/spec'
 import type { Faults } from '../faults'
 import { buildApp } from '../http/app'
 import type { HttpServices } from '../http/domainServices'
