@@ -313,17 +313,23 @@ describe('IntentExecutor', () => {
   })
 
   it('answers the ERC-7579 module queries as an executor', async () => {
-    const read = (functionName: 'isModuleType' | 'isInitialized', arg: bigint | Address) =>
-      // biome-ignore lint/suspicious/noExplicitAny: the two functions take one argument each
+    const isModuleType = (id: bigint) =>
       publicClient.readContract({
         address: addresses.intentExecutor,
         abi: IntentExecutor.abi,
-        functionName,
-        args: [arg as any],
+        functionName: 'isModuleType',
+        args: [id],
       })
-    expect(await read('isModuleType', 2n)).toBe(true)
-    expect(await read('isModuleType', 1n)).toBe(false)
-    expect(await read('isInitialized', account)).toBe(true)
-    expect(await read('isInitialized', stranger.address)).toBe(false)
+    const isInitialized = (who: Address) =>
+      publicClient.readContract({
+        address: addresses.intentExecutor,
+        abi: IntentExecutor.abi,
+        functionName: 'isInitialized',
+        args: [who],
+      })
+    expect(await isModuleType(2n)).toBe(true)
+    expect(await isModuleType(1n)).toBe(false)
+    expect(await isInitialized(account)).toBe(true)
+    expect(await isInitialized(stranger.address)).toBe(false)
   })
 })
