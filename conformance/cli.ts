@@ -1,0 +1,77 @@
+import { type Command, InvalidArgumentError, Option } from 'commander'
+import { formatProgress, REPORTERS, type ReporterName, writeReports } from './reporters'
+import { writeBaseline } from './runner/baseline'
+import { runConformance } from './runner/runConformance'
+import { parseShard } from './runner/shard'
+
+const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').filter(Boolean)]
+
+/**
+ * `intent-devnet conformance`: runs scenario packs against a target (or a simulator it starts)
+ * and reports check by check. Exit code 0 when every applicable check passes or fails only as
+ * the baseline expects; 1 otherwise, including when a baseline entry now passes.
+ */
+export function register(program: Command): void {
+  program
+    .command('conformance')
+    .description(
+      'Run the conformance scenario packs against a target and report where it departs from the spec.',
+    )
+    .option('--target <url>', 'base URL of the implementation under test (default: start a simulator here)')
+    .option('--api-key <key>', 'x-api-key for the target (required with --target)')
+    .option('--pack <name...>', 'scenario packs to run (default: all)', collect)
+    .addOption(
+      new Option('--version <version>', 'run only scenarios of this API version').choices(['alps', 'blanc']),
+    )
+    .addOption(
+      new Option('--reporter <name...>', 'console, junit, json, html (repeatable)')
+        .choices([...REPORTERS])
+        .default(['console']),
+    )
+    .option('--out <dir>', 'where file reporters write', 'reports/conformance')
+    .option('--baseline <file>', 'JSON file of checks the target is known to fail')
+    .option('--write-baseline <file>', 'write the failures of this run as a baseline file')
+    .option('--shard <i/n>', 'run the i-th of n deterministic shards of the scenarios', (value) => {
+      try {
+        return parseShard(value)
+      } catch (error) {
+        throw new InvalidArgumentError((error as Error).message)
+      }
+    })
+    .option(
+      '--timeout <seconds>',
+      'time limit of each scenario',
+      (value) => {
+        const seconds = Number(value)
+        if (!(seconds > 0)) throw new InvalidArgumentError('must be a positive number of seconds')
+        return seconds
+      },
+      60,
+    )
+    .option('--chains <file>', 'chain RPC URLs (and funded keys) for a target without GET /_devnet/manifest')
+    .option('--scenarios <dir>', 'scenario folder (default: the bundled scenarios/)')
+    .action(async (options) => {
+      if (options.target && !options.apiKey)
+        throw new InvalidArgumentError('--api-key is required with --target')
+      const reporters = [...new Set(options.reporter as ReporterName[])]
+      const progress = reporters.includes('console')
+      const run = await runConformance({
+        target: options.target,
+        apiKey: options.apiKey,
+        packs: options.pack,
+        version: options.version,
+        baseline: options.baseline,
+        shard: options.shard,
+        timeoutSeconds: options.timeout,
+        chainsFile: options.chains,
+        scenariosDir: options.scenarios,
+        onScenario: progress
+          ? (result, done, total) => console.log(formatProgress(result, done, total))
+          : undefined,
+      })
+      const written = await writeReports(run, reporters, options.out)
+      for (const path of written) console.error(`wrote ${path}`)
+      if (options.writeBaseline) await writeBaseline(options.writeBaseline, run.scenarios)
+      process.exitCode = run.summary.unexpected > 0 ? 1 : 0
+    })
+}

@@ -1,0 +1,59 @@
+import type { CheckResult, RunResult, ScenarioResult } from '../runner/types'
+import { show } from './escape'
+
+const useColor = process.stdout.isTTY === true && process.env.NO_COLOR === undefined
+const paint = (code: number) => (text: string) => (useColor ? `\u001b[${code}m${text}\u001b[0m` : text)
+const green = paint(32)
+const red = paint(31)
+const yellow = paint(33)
+const dim = paint(2)
+
+/** One progress line for a finished scenario. */
+export function formatProgress(result: ScenarioResult, done: number, total: number): string {
+  const mark = result.status === 'passed' ? green('✓') : result.status === 'failed' ? red('✗') : yellow('-')
+  const counter = dim(`[${String(done).padStart(String(total).length)}/${total}]`)
+  const detail =
+    result.status === 'not-applicable'
+      ? yellow(`not applicable: ${result.reason}`)
+      : dim(`${result.checks.length} checks, ${result.durationMs} ms`)
+  return `${counter} ${mark} ${result.pack}/${result.id} ${detail}`
+}
+
+function formatFailure(check: CheckResult): string[] {
+  const lines = [
+    `${red('✗')} ${check.id}${check.baseline === 'expected-failure' ? yellow(' (expected by the baseline)') : ''}`,
+    `    spec:     ${check.spec}`,
+  ]
+  if (check.message) lines.push(`    problem:  ${check.message}`)
+  if (check.expected !== undefined) lines.push(`    expected: ${show(check.expected)}`)
+  if (check.actual !== undefined) lines.push(`    actual:   ${show(check.actual).slice(0, 300)}`)
+  if (check.exchange)
+    lines.push(dim(`    request:  ${check.exchange.request.method} ${check.exchange.request.url}`))
+  return lines
+}
+
+/**
+ * The console report: failures with expected and actual, baseline entries that now pass,
+ * then the summary.
+ */
+export function renderConsole(run: RunResult): string {
+  const lines: string[] = []
+  const failures = run.scenarios.flatMap((s) => s.checks.filter((c) => c.status === 'failed'))
+  if (failures.length > 0) lines.push('', 'Failures:', ...failures.flatMap(formatFailure))
+  if (run.staleBaseline.length > 0)
+    lines.push(
+      '',
+      red('Baseline entries that now pass (remove them from the baseline):'),
+      ...run.staleBaseline.map((e) => `  ${e}`),
+    )
+  const { scenarios, checks, unexpected, durationMs } = run.summary
+  lines.push(
+    '',
+    `Target:    ${run.target}${run.shard ? ` (shard ${run.shard.index}/${run.shard.total})` : ''}`,
+    `Scenarios: ${green(`${scenarios.passed} passed`)}, ${scenarios.failed ? red(`${scenarios.failed} failed`) : '0 failed'}, ${yellow(`${scenarios.notApplicable} not applicable`)} (${scenarios.total})`,
+    `Checks:    ${checks.passed} passed, ${checks.failed} failed (${checks.expectedFailures} expected by the baseline), ${checks.total} total`,
+    `Time:      ${(durationMs / 1000).toFixed(2)} s`,
+    unexpected === 0 ? green('Result:    conformant') : red(`Result:    ${unexpected} unexpected result(s)`),
+  )
+  return lines.join('\n')
+}

@@ -1,0 +1,154 @@
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  type Hex,
+  http,
+  isAddress,
+  parseAbi,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { addresses } from '../../contracts/addresses'
+import { BaseError } from '../../simulator/util/BaseError'
+import type { ChainStep } from '../scenario/schema'
+import type { TargetCapabilities } from './types'
+
+/** The Compact v1 deposit functions the runner calls (facts §3). */
+export const compactDepositAbi = parseAbi([
+  'function depositNative(bytes12 lockTag, address recipient) payable returns (uint256 id)',
+  'function depositERC20(address token, bytes12 lockTag, uint256 amount, address recipient) returns (uint256 id)',
+])
+
+/** Thrown when a chain step cannot be carried out (unknown chain, account, token). */
+export class ChainActionError extends BaseError {
+  override name = 'Conformance.ChainActionError'
+}
+
+/** What a chain step produced: a transaction receipt's essentials, or a balance. */
+export type ChainActionResult = {
+  hash?: Hex | undefined
+  status?: 'success' | 'reverted' | undefined
+  from?: Address | undefined
+  balance?: bigint | undefined
+}
+
+function clientsFor(caps: TargetCapabilities, chainId: number) {
+  const entry = caps.chains.find((c) => c.chainId === chainId)
+  if (!entry)
+    throw new ChainActionError(`Chain ${chainId} is not among the target's chains.`, {
+      metaMessages: [`Chains: ${caps.chains.map((c) => c.chainId).join(', ') || 'none'}.`],
+    })
+  const chain = defineChain({
+    id: chainId,
+    name: `chain-${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [entry.rpcUrl] } },
+  })
+  const transport = http(entry.rpcUrl)
+  return { chain, transport, publicClient: createPublicClient({ chain, transport }) }
+}
+
+function signerKey(caps: TargetCapabilities, from: number | string): Hex {
+  if (typeof from === 'number') {
+    const key = caps.accounts[from]
+    if (!key)
+      throw new ChainActionError(`No funded account #${from}: the target gives ${caps.accounts.length}.`)
+    return key
+  }
+  if (/^0x[0-9a-fA-F]{64}$/.test(from)) return from as Hex
+  throw new ChainActionError(`"${from}" is neither a funded account index nor a private key.`)
+}
+
+function address(value: string, what: string): Address {
+  if (!isAddress(value, { strict: false }))
+    throw new ChainActionError(`${what} "${value}" is not an address.`)
+  return value
+}
+
+function compactAddress(caps: TargetCapabilities, chainId: number): Address {
+  const named = caps.contracts[`${chainId}.compact`] ?? caps.contracts.compact
+  return named ? address(named, 'The Compact') : addresses.compact
+}
+
+/**
+ * Carries out one chain step (already interpolated) over viem, waiting for the receipt.
+ *
+ * @example
+ * await runChainAction(caps, { action: 'transfer', chainId: 1, from: 0, to: '0x…', token: 'native', amount: '1' })
+ */
+export async function runChainAction(
+  caps: TargetCapabilities,
+  step: ChainStep['chain'],
+): Promise<ChainActionResult> {
+  const chainId = Number(step.chainId)
+  const { chain, transport, publicClient } = clientsFor(caps, chainId)
+  if (step.action === 'readBalance') {
+    const account = address(step.account, 'account')
+    const balance =
+      step.token === 'native'
+        ? await publicClient.getBalance({ address: account })
+        : await publicClient.readContract({
+            address: address(step.token, 'token'),
+            abi: erc20Abi,
+            functionName: 'balanceOf',
+            args: [account],
+          })
+    return { balance }
+  }
+  const account = privateKeyToAccount(signerKey(caps, step.from))
+  const wallet = createWalletClient({ account, chain, transport })
+  let hash: Hex
+  switch (step.action) {
+    case 'transfer':
+      hash =
+        step.token === 'native'
+          ? await wallet.sendTransaction({ to: address(step.to, 'to'), value: BigInt(step.amount) })
+          : await wallet.writeContract({
+              address: address(step.token, 'token'),
+              abi: erc20Abi,
+              functionName: 'transfer',
+              args: [address(step.to, 'to'), BigInt(step.amount)],
+            })
+      break
+    case 'approve':
+      hash = await wallet.writeContract({
+        address: address(step.token, 'token'),
+        abi: erc20Abi,
+        functionName: 'approve',
+        args: [address(step.spender, 'spender'), BigInt(step.amount)],
+      })
+      break
+    case 'depositCompact': {
+      const recipient = step.recipient ? address(step.recipient, 'recipient') : account.address
+      const compact = compactAddress(caps, chainId)
+      const lockTag = step.lockTag as Hex
+      hash =
+        step.token === 'native'
+          ? await wallet.writeContract({
+              address: compact,
+              abi: compactDepositAbi,
+              functionName: 'depositNative',
+              args: [lockTag, recipient],
+              value: BigInt(step.amount),
+            })
+          : await wallet.writeContract({
+              address: compact,
+              abi: compactDepositAbi,
+              functionName: 'depositERC20',
+              args: [address(step.token, 'token'), lockTag, BigInt(step.amount), recipient],
+            })
+      break
+    }
+    case 'sendTransaction':
+      hash = await wallet.sendTransaction({
+        to: address(step.to, 'to'),
+        data: step.data as Hex,
+        value: BigInt(step.value),
+      })
+      break
+  }
+  const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: 30_000 })
+  return { hash, status: receipt.status, from: account.address }
+}

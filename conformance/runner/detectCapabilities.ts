@@ -1,0 +1,153 @@
+import { readFile } from 'node:fs/promises'
+import { parse } from 'yaml'
+import { z } from 'zod'
+import { BaseError } from '../../simulator/util/BaseError'
+import { DevnetManifest } from '../spec'
+import type { TargetCapabilities } from './types'
+
+/** Thrown when the target does not answer at all, or a `--chains` file is not valid. */
+export class TargetUnreachableError extends BaseError {
+  override name = 'Conformance.TargetUnreachableError'
+}
+
+/** The `--chains` file, for a target without `GET /_devnet/manifest` (JSON or YAML). */
+export const ChainsFile = z.strictObject({
+  chains: z.array(z.strictObject({ chainId: z.number().int().positive(), rpcUrl: z.string().url() })).min(1),
+  /** Private keys of funded accounts the chain steps may use. */
+  accounts: z.array(z.string().regex(/^0x[0-9a-fA-F]{64}$/)).default([]),
+  /** Named contract addresses, e.g. `{ compact: '0x…' }` or per chain `{ '8453.compact': '0x…' }`. */
+  contracts: z.record(z.string(), z.string()).default({}),
+})
+export type ChainsFile = z.infer<typeof ChainsFile>
+
+/** Parameters of {@link detectCapabilities}. */
+export type DetectCapabilitiesParameters = {
+  target: string
+  apiKey: string
+  /** Path of a `--chains` file; it takes precedence over the manifest's chains. */
+  chainsFile?: string | undefined
+  timeoutMs?: number | undefined
+}
+
+const VERSION_NAMES = { '2026-01.alps': 'alps', '2026-04.blanc': 'blanc' } as const
+
+/**
+ * A route request valid by the spec, used to probe whether the target quotes at all (a target
+ * still building its domain logic answers 501).
+ */
+const PROBE_ROUTE_REQUEST = {
+  destinationChainId: 8453,
+  tokenRequests: [{ tokenAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', amount: '1000000' }],
+  account: { address: '0x000000000000000000000000000000000000dEaD', accountType: 'EOA' },
+}
+
+/** A withdrawal request valid by the spec (of nothing: the probe only looks for a 501). */
+const PROBE_WITHDRAWAL = {
+  account: '0x000000000000000000000000000000000000dEaD',
+  chainId: 8453,
+  tokenAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  amount: 1,
+  recipient: '0x000000000000000000000000000000000000dEaD',
+}
+
+/**
+ * Finds out what the target offers: the devnet control API and its manifest (chains, funded
+ * accounts, versions), whether its domain endpoints are implemented (a 501 means not yet), and
+ * whether the runner's loopback webhook receiver can reach it.
+ *
+ * @example
+ * const caps = await detectCapabilities({ target: 'http://127.0.0.1:4000', apiKey })
+ */
+export async function detectCapabilities(
+  parameters: DetectCapabilitiesParameters,
+): Promise<TargetCapabilities> {
+  const { target, apiKey } = parameters
+  const timeoutMs = parameters.timeoutMs ?? 10_000
+  const call = async (method: string, path: string, body?: unknown) => {
+    try {
+      const response = await fetch(new URL(path, target), {
+        method,
+        headers: {
+          'x-api-key': apiKey,
+          'x-api-version': '2026-01.alps',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? null : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+      const text = await response.text()
+      let json: unknown
+      try {
+        json = JSON.parse(text)
+      } catch {}
+      return { status: response.status, json }
+    } catch (cause) {
+      throw new TargetUnreachableError(`The target ${target} does not answer ${method} ${path}.`, { cause })
+    }
+  }
+
+  const caps: TargetCapabilities = {
+    target,
+    controlApi: false,
+    faults: false,
+    chains: [],
+    accounts: [],
+    versions: ['alps', 'blanc'],
+    webhooks: isLoopback(target),
+    contracts: {},
+    implemented: {},
+  }
+
+  const manifestResponse = await call('GET', '/_devnet/manifest')
+  const manifest = DevnetManifest.safeParse(manifestResponse.json)
+  if (manifestResponse.status === 200 && manifest.success) {
+    const m = manifest.data
+    caps.controlApi = true
+    caps.manifest = manifestResponse.json
+    caps.chains = m.chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl }))
+    caps.accounts = m.accounts.map((a) => a.privateKey as `0x${string}`)
+    caps.versions = m.service.versions.flatMap((v) =>
+      v in VERSION_NAMES ? [VERSION_NAMES[v as keyof typeof VERSION_NAMES]] : [],
+    )
+    caps.quoteTtlSeconds = m.service.quoteTtlSeconds
+    for (const chain of m.chains)
+      for (const [name, address] of Object.entries(chain.contracts)) {
+        caps.contracts[`${chain.chainId}.${name}`] = address
+        caps.contracts[name] ??= address
+      }
+  }
+
+  if (parameters.chainsFile) {
+    let file: ChainsFile
+    try {
+      file = ChainsFile.parse(parse(await readFile(parameters.chainsFile, 'utf8')))
+    } catch (cause) {
+      throw new TargetUnreachableError(`The chains file ${parameters.chainsFile} is not valid.`, { cause })
+    }
+    caps.chains = file.chains
+    if (file.accounts.length > 0) caps.accounts = file.accounts as `0x${string}`[]
+    Object.assign(caps.contracts, file.contracts)
+  }
+
+  // A route the target has not built yet answers 501 NOT_IMPLEMENTED.
+  const [faults, quotes, settlement, withdrawals, deposits] = await Promise.all([
+    call('GET', '/_devnet/faults'),
+    call('POST', '/intents/route', PROBE_ROUTE_REQUEST),
+    call('GET', '/intent-operation/1'),
+    call('POST', '/withdrawals', PROBE_WITHDRAWAL),
+    call('GET', '/deposit-processor/setup'),
+  ])
+  caps.faults = faults.status === 200
+  caps.implemented = {
+    quotes: quotes.status !== 501,
+    settlement: settlement.status !== 501,
+    withdrawals: withdrawals.status !== 501,
+    deposits: deposits.status !== 501,
+  }
+  return caps
+}
+
+function isLoopback(target: string): boolean {
+  const host = new URL(target).hostname
+  return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' || host.startsWith('127.')
+}

@@ -1,0 +1,40 @@
+import { BaseError } from '../../simulator/util/BaseError'
+
+/** Thrown when a step uses `${name}` and no earlier step captured `name`. */
+export class UnknownVariableError extends BaseError {
+  override name = 'Conformance.UnknownVariableError'
+}
+
+const PLACEHOLDER = /\$\{([\w.-]+)\}/g
+
+/**
+ * Replaces `${name}` in every string of a value. A string that is exactly one placeholder takes
+ * the variable's value as is (so a captured number stays a number).
+ *
+ * @example
+ * interpolate({ path: '/intents/${intentId}/submit' }, { intentId: '42' }) // { path: '/intents/42/submit' }
+ */
+export function interpolate<T>(value: T, vars: Record<string, unknown>): T {
+  const lookup = (name: string) => {
+    if (!Object.hasOwn(vars, name))
+      throw new UnknownVariableError(`Unknown variable \${${name}}.`, {
+        metaMessages: [`Known: ${Object.keys(vars).sort().join(', ')}.`],
+      })
+    return vars[name]
+  }
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const whole = /^\$\{([\w.-]+)\}$/.exec(v)
+      if (whole?.[1]) return lookup(whole[1])
+      return v.replace(PLACEHOLDER, (_, name: string) => {
+        const found = lookup(name)
+        return typeof found === 'string' ? found : JSON.stringify(found)
+      })
+    }
+    if (Array.isArray(v)) return v.map(walk)
+    if (typeof v === 'object' && v !== null)
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
+    return v
+  }
+  return walk(value) as T
+}

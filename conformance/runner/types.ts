@@ -1,0 +1,88 @@
+/** The outcome of one check. */
+export type CheckStatus = 'passed' | 'failed'
+
+/** An excerpt of an HTTP exchange, kept in reports (bodies cut to a few KB). */
+export type HttpExcerpt = {
+  request: { method: string; url: string; headers: Record<string, string>; body?: string | undefined }
+  response?: { status: number; headers: Record<string, string>; body: string } | undefined
+  error?: string | undefined
+}
+
+/** One check a step made: what it enforces, what was expected, what was seen. */
+export type CheckResult = {
+  /** Stable id, `<scenario id>/<step number>/<check>`; baselines name checks by it. */
+  id: string
+  scenarioId: string
+  /** 1-based step number. */
+  step: number
+  /** What was checked, e.g. `status`, `header x-trace-id`, `body /code`. */
+  name: string
+  /** The spec section the check enforces. */
+  spec: string
+  status: CheckStatus
+  expected?: unknown
+  actual?: unknown
+  message?: string | undefined
+  exchange?: HttpExcerpt | undefined
+  /** Set by the baseline: a failure it expects, or an expected failure that now passes. */
+  baseline?: 'expected-failure' | 'now-passes' | undefined
+}
+
+/** The outcome of one scenario. */
+export type ScenarioStatus = 'passed' | 'failed' | 'not-applicable'
+
+export type ScenarioResult = {
+  id: string
+  title: string
+  pack: string
+  file: string
+  spec: string
+  status: ScenarioStatus
+  /** Why the scenario is not applicable, or why it stopped early. */
+  reason?: string | undefined
+  checks: CheckResult[]
+  durationMs: number
+}
+
+/** What the runner found out about the target before running. */
+export type TargetCapabilities = {
+  target: string
+  /** `GET /_devnet/manifest` answers with a manifest (clock, chains, accounts). */
+  controlApi: boolean
+  /** `GET /_devnet/faults` answers: the target is an intent-devnet and faults can be injected. */
+  faults: boolean
+  chains: { chainId: number; rpcUrl: string }[]
+  /** Private keys of funded accounts (from the manifest or the `--chains` file). */
+  accounts: `0x${string}`[]
+  versions: ('alps' | 'blanc')[]
+  /** The quote lifetime the target advertises (manifest), in seconds. */
+  quoteTtlSeconds?: number | undefined
+  /** Domain features by requirement name; false when the target answers 501 NOT_IMPLEMENTED. */
+  implemented: { quotes?: boolean; settlement?: boolean; withdrawals?: boolean; deposits?: boolean }
+  /** Whether the runner's loopback webhook receiver is reachable from the target. */
+  webhooks: boolean
+  /** Raw `GET /_devnet/manifest` body, when there was one. */
+  manifest?: unknown
+  /** Named contract addresses from the manifest (e.g. `compact`), for `${contracts.compact}`. */
+  contracts: Record<string, string>
+}
+
+export type RunSummary = {
+  scenarios: { total: number; passed: number; failed: number; notApplicable: number }
+  checks: { total: number; passed: number; failed: number; expectedFailures: number; nowPassing: number }
+  /** Failures the baseline does not expect, plus baseline entries that now pass. */
+  unexpected: number
+  durationMs: number
+}
+
+/** The whole run: what every reporter renders. */
+export type RunResult = {
+  target: string
+  startedAt: string
+  shard?: { index: number; total: number } | undefined
+  capabilities: TargetCapabilities
+  scenarios: ScenarioResult[]
+  summary: RunSummary
+  /** Baseline entries that named a check or scenario that now passes. */
+  staleBaseline: string[]
+}

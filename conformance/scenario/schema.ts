@@ -1,0 +1,267 @@
+import { z } from 'zod'
+
+/**
+ * The scenario file format (`scenarios/<pack>/*.yaml`), as zod schemas. A scenario is data: a
+ * title, the spec section it enforces, what it requires of the target and ordered steps. See
+ * `docs/conformance.md` for the format with examples.
+ */
+
+/** A matcher applied to one value (a body field or a header). */
+export const Matcher = z
+  .strictObject({
+    equals: z.unknown().optional(),
+    matches: z.string().optional(),
+    exists: z.boolean().optional(),
+    absent: z.literal(true).optional(),
+    type: z.enum(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']).optional(),
+    oneOf: z.array(z.unknown()).min(1).optional(),
+  })
+  .refine((m) => Object.values(m).some((v) => v !== undefined), {
+    message: 'a matcher needs at least one of equals, matches, exists, absent, type, oneOf',
+  })
+  .refine((m) => m.matches === undefined || isRegExp(m.matches), { message: 'matches is not a valid regex' })
+export type Matcher = z.infer<typeof Matcher>
+
+function isRegExp(source: string): boolean {
+  try {
+    new RegExp(source)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const StatusCode = z.union([z.number().int().min(100).max(599), z.string().regex(/^[1-5]xx$/)])
+/** An expected status: a code, a class (`4xx`), a list of them, or `{not: …}`. */
+export const StatusExpectation = z.union([
+  StatusCode,
+  z.array(StatusCode).min(1),
+  z.strictObject({ not: z.union([StatusCode, z.array(StatusCode).min(1)]) }),
+])
+export type StatusExpectation = z.infer<typeof StatusExpectation>
+
+export const Version = z.enum(['alps', 'blanc'])
+export type Version = z.infer<typeof Version>
+
+/** What an HTTP step expects of the response; every key becomes one check. */
+const ExpectFields = {
+  status: StatusExpectation.optional(),
+  headers: z.record(z.string(), Matcher).optional(),
+  /** A schema of `conformance/spec` by name (its `specSchemas` key). */
+  schema: z.string().optional(),
+  /** JSON pointer (`/errors/0/message`) or dotted path (`errors[0].message`) → matcher. */
+  body: z.record(z.string(), Matcher).optional(),
+  /** Shorthand: the body is that version's error envelope, with a trace id equal to `x-trace-id`. */
+  envelope: Version.optional(),
+  /** The step's spec section when it differs from the scenario's. */
+  spec: z.string().optional(),
+}
+export const HttpExpectAlternative = z.strictObject(ExpectFields)
+export const HttpExpect = z.strictObject({
+  ...ExpectFields,
+  /** One check that passes when every check of at least one alternative passes. */
+  anyOf: z.array(HttpExpectAlternative).min(2).optional(),
+})
+export type HttpExpect = z.infer<typeof HttpExpect>
+
+export const HttpStep = z.strictObject({
+  name: z.string().optional(),
+  http: z.strictObject({
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+    path: z.string().startsWith('/'),
+    /** `default` injects the run's key; `omit` sends none; `wrong` sends a key that is not the run's. */
+    apiKey: z
+      .union([z.enum(['default', 'omit', 'wrong']), z.strictObject({ value: z.string() })])
+      .default('default'),
+    /** `alps`/`blanc` send that version; `omit` sends none; `{raw}` sends the string as given. */
+    version: z.union([Version, z.literal('omit'), z.strictObject({ raw: z.string() })]).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.unknown().optional(),
+    /** Sent as given (for malformed JSON); `content-type: application/json` unless headers say otherwise. */
+    rawBody: z.string().optional(),
+    /** Sends a valid JSON object padded to this many bytes (for size limits). */
+    oversizeBytes: z.number().int().positive().optional(),
+  }),
+  expect: HttpExpect.default({}),
+  /** name → `/json/pointer`, `dotted.path` or `header:<name>`; later steps use `${name}`. */
+  capture: z.record(z.string().regex(/^[A-Za-z_][\w]*$/), z.string()).optional(),
+})
+
+const ChainRef = z.union([z.number().int().positive(), z.string()])
+const Amount = z.union([z.string(), z.number().int().nonnegative()])
+/** An account: a funded account of the manifest by index, or a `0x` private key / `${var}`. */
+const Signer = z.union([z.number().int().nonnegative(), z.string()])
+
+export const ChainStep = z.strictObject({
+  name: z.string().optional(),
+  chain: z.discriminatedUnion('action', [
+    z.strictObject({
+      action: z.literal('transfer'),
+      chainId: ChainRef,
+      from: Signer.default(0),
+      to: z.string(),
+      /** A token address or `native`. */
+      token: z.string().default('native'),
+      amount: Amount,
+    }),
+    z.strictObject({
+      action: z.literal('approve'),
+      chainId: ChainRef,
+      from: Signer.default(0),
+      token: z.string(),
+      spender: z.string(),
+      amount: Amount,
+    }),
+    z.strictObject({
+      action: z.literal('depositCompact'),
+      chainId: ChainRef,
+      from: Signer.default(0),
+      /** A token address or `native`. */
+      token: z.string().default('native'),
+      lockTag: z.string().regex(/^0x[0-9a-fA-F]{24}$|^\$\{/),
+      amount: Amount,
+      recipient: z.string().optional(),
+    }),
+    z.strictObject({
+      action: z.literal('sendTransaction'),
+      chainId: ChainRef,
+      from: Signer.default(0),
+      to: z.string(),
+      data: z.string().default('0x'),
+      value: Amount.default('0'),
+    }),
+    z.strictObject({
+      action: z.literal('readBalance'),
+      chainId: ChainRef,
+      account: z.string(),
+      token: z.string().default('native'),
+      /** Checks the balance (as a decimal string) with these matchers. */
+      expect: Matcher.optional(),
+      /** `${name}` gets the balance as a decimal string. */
+      captureAs: z.string().optional(),
+    }),
+  ]),
+  /** name → `hash`, `status` or `from` of the receipt. */
+  capture: z.record(z.string(), z.enum(['hash', 'status', 'from'])).optional(),
+})
+
+export const ClockStep = z.strictObject({
+  name: z.string().optional(),
+  clock: z
+    .strictObject({
+      /** Seconds to advance (a number or `${var}`); or give `until`. */
+      advance: z.union([z.number().nonnegative(), z.string()]).optional(),
+      /** Advance until just past this unix time (e.g. a captured `expiresAt`). */
+      until: z.union([z.number().nonnegative(), z.string()]).optional(),
+      /**
+       * Without the control API: wait the time out for real when it is at most `maxWaitSeconds`,
+       * else the scenario is not applicable.
+       */
+      fallback: z.enum(['wait', 'not-applicable']).default('not-applicable'),
+      maxWaitSeconds: z.number().nonnegative().default(30),
+    })
+    .refine((c) => (c.advance === undefined) !== (c.until === undefined), {
+      message: 'give either advance or until',
+    }),
+})
+
+export const FaultStep = z.strictObject({
+  name: z.string().optional(),
+  fault: z
+    .strictObject({ enable: z.array(z.string()).optional(), disable: z.array(z.string()).optional() })
+    .refine((f) => (f.enable?.length ?? 0) + (f.disable?.length ?? 0) > 0, { message: 'name a fault' }),
+})
+
+export const WaitStep = z.strictObject({ name: z.string().optional(), wait: z.number().int().nonnegative() })
+
+export const WebhookStep = z.strictObject({
+  name: z.string().optional(),
+  webhook: z.strictObject({
+    type: z.string(),
+    withinSeconds: z.number().positive().default(30),
+    /** `valid`: `X-Webhook-Signature: sha256=<hex>` matches HMAC-SHA256(secret, raw body); `absent`: no header. */
+    signature: z.enum(['valid', 'absent']),
+    body: z.record(z.string(), Matcher).optional(),
+    spec: z.string().optional(),
+  }),
+  capture: z.record(z.string(), z.string()).optional(),
+})
+
+const STEP_KINDS = {
+  http: HttpStep,
+  chain: ChainStep,
+  clock: ClockStep,
+  fault: FaultStep,
+  wait: WaitStep,
+  webhook: WebhookStep,
+} as const
+export type Step = z.infer<(typeof STEP_KINDS)[keyof typeof STEP_KINDS]>
+
+/**
+ * One step: the key naming its kind (`http`, `chain`, …) picks its schema, so an error names the
+ * field of that kind instead of listing why every kind of a union failed.
+ */
+export const Step = z.unknown().transform((value, ctx): Step => {
+  const kinds = Object.keys(STEP_KINDS) as (keyof typeof STEP_KINDS)[]
+  const present =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? kinds.filter((kind) => kind in value)
+      : []
+  const kind = present[0]
+  if (kind === undefined || present.length > 1) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        present.length > 1
+          ? `a step has exactly one kind, found ${present.join(' and ')}`
+          : `a step is a mapping with one of: ${kinds.join(', ')}`,
+    })
+    return z.NEVER
+  }
+  const result = STEP_KINDS[kind].safeParse(value)
+  if (result.success) return result.data
+  for (const issue of result.error.issues)
+    ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path })
+  return z.NEVER
+})
+export type HttpStep = z.infer<typeof HttpStep>
+export type ChainStep = z.infer<typeof ChainStep>
+export type ClockStep = z.infer<typeof ClockStep>
+export type FaultStep = z.infer<typeof FaultStep>
+export type WaitStep = z.infer<typeof WaitStep>
+export type WebhookStep = z.infer<typeof WebhookStep>
+
+/**
+ * What a scenario needs of the target: `devnet` (the `/_devnet/` endpoints of an intent-devnet),
+ * `control-api` (its manifest and clock), `faults`, `chains`, `webhooks` (it can reach the
+ * runner's loopback receiver), and domain features a target may not have built yet: `quotes`,
+ * `settlement`, `withdrawals`, `deposits`.
+ */
+export const Requirement = z.enum([
+  'devnet',
+  'control-api',
+  'faults',
+  'chains',
+  'webhooks',
+  'quotes',
+  'settlement',
+  'withdrawals',
+  'deposits',
+])
+export type Requirement = z.infer<typeof Requirement>
+
+export const Scenario = z.strictObject({
+  id: z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, 'lower-case letters, digits, dots and dashes'),
+  title: z.string().min(1),
+  /** The spec section the scenario enforces, e.g. "Versioning §2". */
+  spec: z.string().min(1),
+  requires: z
+    .strictObject({
+      capabilities: z.array(Requirement).default([]),
+      /** The scenario speaks this version (the default of its steps), and needs the target to serve it. */
+      version: Version.optional(),
+    })
+    .default({ capabilities: [] }),
+  steps: z.array(Step).min(1),
+})
+export type Scenario = z.infer<typeof Scenario>
