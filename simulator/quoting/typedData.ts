@@ -1,0 +1,247 @@
+import { type Address, getAddress, type Hex, hashStruct, keccak256, numberToHex, slice } from 'viem'
+import type { Element as ElementJson, IntentOp, Mandate as MandateJson } from '../../conformance/spec'
+import { addresses } from '../../contracts/addresses'
+import type { TypedDataJson } from './types'
+
+/**
+ * The EIP-712 typed data of an intent, in JSON form (integers as decimal strings, so the objects
+ * travel over HTTP unchanged and viem's `signTypedData` / `hashTypedData` take them as they are).
+ * The types are exactly the SDK 1.x's and the contracts' (docs/settlement.md: "Typed data the user
+ * signs"); `EIP712Domain` is included so any eth_signTypedData_v4 signer can use them too.
+ */
+
+/** One ERC-7579 execution inside an {@link OpJson}. */
+export type OpsJson = { to: Address; value: string; data: Hex }
+/** `Op(bytes32 vt,Ops[] ops)`: the shape of `mandate.preClaimOps` and `mandate.destinationOps`. */
+export type OpJson = { vt: Hex; ops: OpsJson[] }
+/** `GasRefund(address token,uint256 exchangeRate,uint256 overhead)`. */
+export type GasRefundJson = { token: Address; exchangeRate: string; overhead: string }
+
+export const ZERO_VT: Hex = `0x${'00'.repeat(32)}`
+export const EMPTY_OP: OpJson = { vt: ZERO_VT, ops: [] }
+export const NO_GAS_REFUND: GasRefundJson = {
+  token: '0x0000000000000000000000000000000000000000',
+  exchangeRate: '0',
+  overhead: '0',
+}
+
+export const MANDATE_TYPES = {
+  Mandate: [
+    { name: 'target', type: 'Target' },
+    { name: 'minGas', type: 'uint128' },
+    { name: 'originOps', type: 'Op' },
+    { name: 'destOps', type: 'Op' },
+    { name: 'q', type: 'bytes32' },
+  ],
+  Target: [
+    { name: 'recipient', type: 'address' },
+    { name: 'tokenOut', type: 'Token[]' },
+    { name: 'targetChain', type: 'uint256' },
+    { name: 'fillExpiry', type: 'uint256' },
+  ],
+  Token: [
+    { name: 'token', type: 'address' },
+    { name: 'amount', type: 'uint256' },
+  ],
+  Op: [
+    { name: 'vt', type: 'bytes32' },
+    { name: 'ops', type: 'Ops[]' },
+  ],
+  Ops: [
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'data', type: 'bytes' },
+  ],
+} as const
+
+/** The token (low 160 bits) of a lock id. */
+export const tokenOfId = (id: bigint | string): Address =>
+  getAddress(slice(numberToHex(BigInt(id), { size: 32 }), 12, 32))
+/** The lock tag (top 12 bytes) of a lock id. */
+export const lockTagOfId = (id: bigint | string): Hex => slice(numberToHex(BigInt(id), { size: 32 }), 0, 12)
+
+/** Normalises an Op value (from a mandate) to its JSON form. */
+export function toOpJson(op: unknown): OpJson {
+  if (!op || typeof op !== 'object') return EMPTY_OP
+  const value = op as { vt?: Hex; ops?: { to: Address; value: bigint | string | number; data: Hex }[] }
+  return {
+    vt: value.vt ?? ZERO_VT,
+    ops: (value.ops ?? []).map((o) => ({ to: o.to, value: BigInt(o.value).toString(), data: o.data })),
+  }
+}
+
+/** The Mandate message of an element (docs/settlement.md: "The Mandate witness"). */
+export function mandateMessage(mandate: MandateJson) {
+  return {
+    target: {
+      recipient: mandate.recipient,
+      tokenOut: mandate.tokenOut.map(([id, amount]) => ({ token: tokenOfId(id), amount })),
+      targetChain: mandate.destinationChainId,
+      fillExpiry: mandate.fillDeadline,
+    },
+    minGas: mandate.minGas,
+    originOps: toOpJson(mandate.preClaimOps),
+    destOps: toOpJson(mandate.destinationOps),
+    q: keccak256(mandate.qualifier.encodedVal as Hex),
+  }
+}
+
+/** hashStruct(Mandate): the witness the arbiter and the Compact compute. */
+export function hashMandate(mandate: MandateJson): Hex {
+  return hashStruct({
+    types: MANDATE_TYPES as unknown as Record<string, { name: string; type: string }[]>,
+    primaryType: 'Mandate',
+    data: mandateMessage(mandate) as unknown as Record<string, unknown>,
+  })
+}
+
+/** COMPACT: one `MultichainCompact` over every element, on The Compact v1's own domain (not the SDK 1.x's legacy address). */
+export function compactTypedData(
+  intentOp: Pick<IntentOp, 'sponsor' | 'nonce' | 'expires' | 'elements'>,
+): TypedDataJson {
+  const first = intentOp.elements[0]
+  if (!first) throw new Error('An intent has at least one element.')
+  return {
+    domain: {
+      name: 'The Compact',
+      version: '1',
+      chainId: Number(first.chainId),
+      verifyingContract: addresses.compact,
+    },
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'version', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+        { name: 'verifyingContract', type: 'address' },
+      ],
+      MultichainCompact: [
+        { name: 'sponsor', type: 'address' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'expires', type: 'uint256' },
+        { name: 'elements', type: 'Element[]' },
+      ],
+      Element: [
+        { name: 'arbiter', type: 'address' },
+        { name: 'chainId', type: 'uint256' },
+        { name: 'commitments', type: 'Lock[]' },
+        { name: 'mandate', type: 'Mandate' },
+      ],
+      Lock: [
+        { name: 'lockTag', type: 'bytes12' },
+        { name: 'token', type: 'address' },
+        { name: 'amount', type: 'uint256' },
+      ],
+      ...copyTypes(MANDATE_TYPES),
+    },
+    primaryType: 'MultichainCompact',
+    message: {
+      sponsor: intentOp.sponsor,
+      nonce: intentOp.nonce,
+      expires: intentOp.expires,
+      elements: intentOp.elements.map((element) => ({
+        arbiter: element.arbiter,
+        chainId: element.chainId,
+        commitments: element.idsAndAmounts.map(([id, amount]) => ({
+          lockTag: lockTagOfId(id),
+          token: tokenOfId(id),
+          amount,
+        })),
+        mandate: mandateMessage(element.mandate),
+      })),
+    },
+  }
+}
+
+/** PERMIT2: the `PermitBatchWitnessTransferFrom` of one element (spender = its arbiter). */
+export function permit2TypedData(element: ElementJson, nonce: string, expires: string): TypedDataJson {
+  return {
+    domain: { name: 'Permit2', chainId: Number(element.chainId), verifyingContract: addresses.permit2 },
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+        { name: 'verifyingContract', type: 'address' },
+      ],
+      PermitBatchWitnessTransferFrom: [
+        { name: 'permitted', type: 'TokenPermissions[]' },
+        { name: 'spender', type: 'address' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'deadline', type: 'uint256' },
+        { name: 'mandate', type: 'Mandate' },
+      ],
+      TokenPermissions: [
+        { name: 'token', type: 'address' },
+        { name: 'amount', type: 'uint256' },
+      ],
+      ...copyTypes(MANDATE_TYPES),
+    },
+    primaryType: 'PermitBatchWitnessTransferFrom',
+    message: {
+      permitted: element.idsAndAmounts.map(([id, amount]) => ({ token: tokenOfId(id), amount })),
+      spender: element.arbiter,
+      nonce,
+      deadline: expires,
+      mandate: mandateMessage(element.mandate),
+    },
+  }
+}
+
+/** Parameters of {@link singleChainOpsTypedData}. */
+export type SingleChainOpsParameters = {
+  account: Address
+  nonce: string
+  destinationChainId: number
+  op: OpJson
+  gasRefund?: GasRefundJson | undefined
+  executor?: Address | undefined
+}
+
+/** Destination ops: the IntentExecutor's `SingleChainOps` on the destination chain. */
+export function singleChainOpsTypedData(parameters: SingleChainOpsParameters): TypedDataJson {
+  const {
+    account,
+    nonce,
+    destinationChainId,
+    op,
+    gasRefund = NO_GAS_REFUND,
+    executor = addresses.intentExecutor,
+  } = parameters
+  return {
+    domain: {
+      name: 'IntentExecutor',
+      version: 'v0.0.1',
+      chainId: destinationChainId,
+      verifyingContract: executor,
+    },
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'version', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+        { name: 'verifyingContract', type: 'address' },
+      ],
+      SingleChainOps: [
+        { name: 'account', type: 'address' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'op', type: 'Op' },
+        { name: 'gasRefund', type: 'GasRefund' },
+      ],
+      GasRefund: [
+        { name: 'token', type: 'address' },
+        { name: 'exchangeRate', type: 'uint256' },
+        { name: 'overhead', type: 'uint256' },
+      ],
+      Op: [...MANDATE_TYPES.Op],
+      Ops: [...MANDATE_TYPES.Ops],
+    },
+    primaryType: 'SingleChainOps',
+    message: { account, nonce, op, gasRefund },
+  }
+}
+
+function copyTypes<T extends Record<string, readonly { name: string; type: string }[]>>(types: T) {
+  return Object.fromEntries(Object.entries(types).map(([k, v]) => [k, v.map((f) => ({ ...f }))])) as {
+    [K in keyof T]: { name: string; type: string }[]
+  }
+}

@@ -1,0 +1,84 @@
+import type { Address, Hex } from 'viem'
+import type { IntentCost, IntentOp, TypedData } from '../../conformance/spec'
+
+/**
+ * How the user's funds reach the arbiter on an origin chain.
+ * - `COMPACT`: a `MultichainCompact` over the account's Compact locks (one signature for every element).
+ * - `PERMIT2`: one `PermitBatchWitnessTransferFrom` per element, over wallet tokens approved to Permit2.
+ */
+export type FundingMethod = 'COMPACT' | 'PERMIT2'
+
+/**
+ * The settlement layer the devnet quotes: claims through IntentArbiter (docs/settlement.md).
+ * Not `INTENT_EXECUTOR`: with that value the SDK 1.x signs SingleChainOps for every origin element,
+ * which no claim can use. Destination ops are authorized by `signData.destination` (SingleChainOps).
+ */
+export type SettlementLayer = 'INTENT_ARBITER'
+
+/** Account kinds the service accepts (`account.accountType`); `ERC7579` is what the public SDK sends for a smart account. */
+export const ACCOUNT_TYPES = ['EOA', 'smartAccount', 'ERC7579'] as const
+export type AccountType = (typeof ACCOUNT_TYPES)[number]
+
+/** The account a quote was built for, as the settlement layer needs it. */
+export type QuotedAccount = {
+  address: Address
+  accountType: AccountType
+  /** True for smart accounts (`smartAccount`, `ERC7579`): signatures are ERC-1271, ops run through the executor module. */
+  isSmartAccount: boolean
+  setupOps: { to: Address; data: Hex }[]
+  delegations: Record<string, unknown> | undefined
+}
+
+/** EIP-712 typed data in its JSON form (integers as decimal strings): viem's `signTypedData` and `hashTypedData` accept it as is. */
+export type TypedDataJson = TypedData
+
+/** The typed data the user signs for one quote (blanc `signData`). */
+export type QuotedSignData = {
+  /** One per element, in `intentOp.elements` order (COMPACT: one MultichainCompact, repeated for each element). */
+  origin: TypedDataJson[]
+  /** `SingleChainOps` (IntentExecutor domain, destination chain) over `mandate.destinationOps`, nonce = intentOp.nonce. */
+  destination: TypedDataJson
+  /** `SingleChainOps` with nonce = `targetExecutionNonce` (present when there are destination ops). */
+  targetExecution?: TypedDataJson | undefined
+}
+
+/** One funding source of an element: a Compact lock or a wallet token, and how much is taken from it. */
+export type FundingSource = {
+  chainId: number
+  token: Address
+  symbol: string
+  decimals: number
+  /** The Compact lock id (COMPACT), or the lock id of the allocator's tag over the token (PERMIT2: only the low 160 bits matter). */
+  lockId: bigint
+  amount: bigint
+}
+
+/**
+ * A quote as the service keeps it: the blanc quote store holds one per route (`intentId`), and
+ * the alps response is made from it. `intentOp` is exactly the JSON the caller receives
+ * (alps `intentOp`, with `serverSignature`), so settlement can check it with
+ * `verifyServerSignature(intentOp, serverAddress)` (simulator/signing/serverSignature.ts).
+ */
+export type QuotedIntent = {
+  intentOp: IntentOp
+  signData: QuotedSignData
+  fundingMethod: FundingMethod
+  settlementLayer: SettlementLayer
+  account: QuotedAccount
+  /** Where the tokens go (`mandate.recipient`). */
+  recipient: Address
+  destinationChainId: number
+  /** `elements[i].chainId`, in order. */
+  originChainIds: number[]
+  /** What each element takes, per origin chain (same order as the elements). */
+  sources: FundingSource[][]
+  /** alps cost (the blanc `cost` is derived from it). */
+  intentCost: IntentCost
+  /** Total user cost in USD (the blanc sort key). */
+  totalCostUsd: number
+  /** Devnet clock time of the quote, unix seconds. */
+  quotedAt: number
+}
+
+/** Signature of the server-signature check (implemented in simulator/signing/serverSignature.ts). */
+export type VerifyServerSignature = (intentOp: IntentOp, serverAddress: Address) => Promise<boolean>

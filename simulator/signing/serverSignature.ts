@@ -1,0 +1,114 @@
+import { type Address, type Hex, hashTypedData, keccak256, recoverTypedDataAddress, stringToHex } from 'viem'
+import type { PrivateKeyAccount } from 'viem/accounts'
+import type { IntentOp } from '../../conformance/spec'
+import { hashMandate } from '../quoting/typedData'
+
+/**
+ * The server signature: an EIP-712 signature by the server key over the parts of an IntentOp
+ * that matter, so that how numbers are formatted in JSON cannot change what was signed. Anyone
+ * can check it against the server's address (the manifest's `signers.server`).
+ *
+ * `IntentOpQuote(address sponsor,uint256 nonce,uint256 expires,uint256 targetExecutionNonce,QuotedElement[] elements,bytes32 signedMetadata)`
+ * `QuotedElement(address arbiter,uint256 chainId,IdAmount[] idsAndAmounts,IdAmount[] spendTokens,bytes32 mandate,string settlementLayer,string fundingMethod)`
+ * `IdAmount(uint256 id,uint256 amount)`
+ * where `mandate` = hashStruct(Mandate) exactly as the arbiter computes it (it binds recipient,
+ * tokenOut, destination, fill deadline, minGas, preClaimOps, destinationOps and
+ * keccak256(qualifier.encodedVal)), and `signedMetadata` = keccak256 of the canonical JSON of
+ * `signedMetadata` (object keys sorted).
+ */
+export const SERVER_SIGNATURE_DOMAIN = { name: 'intent-devnet server', version: '1' } as const
+
+export const SERVER_SIGNATURE_TYPES = {
+  IntentOpQuote: [
+    { name: 'sponsor', type: 'address' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'expires', type: 'uint256' },
+    { name: 'targetExecutionNonce', type: 'uint256' },
+    { name: 'elements', type: 'QuotedElement[]' },
+    { name: 'signedMetadata', type: 'bytes32' },
+  ],
+  QuotedElement: [
+    { name: 'arbiter', type: 'address' },
+    { name: 'chainId', type: 'uint256' },
+    { name: 'idsAndAmounts', type: 'IdAmount[]' },
+    { name: 'spendTokens', type: 'IdAmount[]' },
+    { name: 'mandate', type: 'bytes32' },
+    { name: 'settlementLayer', type: 'string' },
+    { name: 'fundingMethod', type: 'string' },
+  ],
+  IdAmount: [
+    { name: 'id', type: 'uint256' },
+    { name: 'amount', type: 'uint256' },
+  ],
+} as const
+
+/** The IntentOp to sign (its `serverSignature` field, if any, is not part of what is signed). */
+export type UnsignedIntentOp = IntentOp
+
+/** JSON with object keys sorted, so that key order cannot change the hash. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v as object)
+            .sort()
+            .map((k) => [k, (v as Record<string, unknown>)[k]]),
+        )
+      : typeof v === 'bigint'
+        ? v.toString()
+        : v,
+  )
+}
+
+const idAmounts = (pairs: readonly (readonly [string, string])[] | undefined) =>
+  (pairs ?? []).map(([id, amount]) => ({ id: BigInt(id), amount: BigInt(amount) }))
+
+/** The typed data the server signs for an IntentOp. */
+export function serverSignatureTypedData(intentOp: UnsignedIntentOp) {
+  return {
+    domain: SERVER_SIGNATURE_DOMAIN,
+    types: SERVER_SIGNATURE_TYPES,
+    primaryType: 'IntentOpQuote' as const,
+    message: {
+      sponsor: intentOp.sponsor as Address,
+      nonce: BigInt(intentOp.nonce),
+      expires: BigInt(intentOp.expires),
+      targetExecutionNonce: BigInt(intentOp.targetExecutionNonce),
+      elements: intentOp.elements.map((element) => ({
+        arbiter: element.arbiter as Address,
+        chainId: BigInt(element.chainId),
+        idsAndAmounts: idAmounts(element.idsAndAmounts),
+        spendTokens: idAmounts(element.spendTokens),
+        mandate: hashMandate(element.mandate),
+        settlementLayer: element.mandate.qualifier.settlementContext.settlementLayer,
+        fundingMethod: element.mandate.qualifier.settlementContext.fundingMethod,
+      })),
+      signedMetadata: keccak256(stringToHex(canonicalJson(intentOp.signedMetadata))),
+    },
+  }
+}
+
+/** The EIP-712 digest of an IntentOp's server signature. */
+export const serverSignatureDigest = (intentOp: UnsignedIntentOp): Hex =>
+  hashTypedData(serverSignatureTypedData(intentOp))
+
+/** Signs an IntentOp with the server key; returns the 65-byte signature. */
+export function signServerSignature(intentOp: UnsignedIntentOp, server: PrivateKeyAccount): Promise<Hex> {
+  return server.signTypedData(serverSignatureTypedData(intentOp))
+}
+
+/**
+ * True when `intentOp.serverSignature` was made by `serverAddress` over this very IntentOp.
+ * Any change to a signed field (amounts, ids, recipient, deadlines, ops, metadata) makes it false.
+ */
+export async function verifyServerSignature(intentOp: IntentOp, serverAddress: Address): Promise<boolean> {
+  try {
+    const signer = await recoverTypedDataAddress({
+      ...serverSignatureTypedData(intentOp),
+      signature: intentOp.serverSignature as Hex,
+    })
+    return signer.toLowerCase() === serverAddress.toLowerCase()
+  } catch {
+    return false
+  }
+}
