@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { FAULT_CATALOGUE, type FaultName } from '../simulator/faults'
-import { type LoadedScenario, loadScenarios } from './scenario/loadScenarios'
 import { runConformance } from './runner/runConformance'
 import { type LocalTarget, startLocalTarget } from './runner/startLocalTarget'
+import { type LoadedScenario, loadScenarios } from './scenario/loadScenarios'
 
 /**
  * For each fault the simulator can inject, the checks that must catch it. A fault added to the
  * catalogue without a check here fails the first test.
  */
 const CAUGHT_BY: Record<FaultName, string[]> = {
-  'version.missing-as-blanc': ['versioning.missing-header/1/any of', 'versioning.missing-header-blanc-path/1/any of'],
+  'version.missing-as-blanc': [
+    'versioning.missing-header/1/any of',
+    'versioning.missing-header-blanc-path/1/any of',
+  ],
   'version.accept-unknown': ['versioning.unknown-version/1/status', 'versioning.unknown-version/1/any of'],
   'auth.accept-missing-key': ['authentication.missing-key/1/status'],
   'limits.accept-11-ops': ['limits.ops-per-chain/2/status'],
@@ -58,7 +61,9 @@ describe('the packs catch every fault of the simulator', () => {
       await setFaults([fault])
       try {
         const result = await run()
-        const failed = result.scenarios.flatMap((s) => s.checks.filter((c) => c.status === 'failed').map((c) => c.id))
+        const failed = result.scenarios.flatMap((s) =>
+          s.checks.filter((c) => c.status === 'failed').map((c) => c.id),
+        )
         for (const id of checks) expect(failed, `${id} should fail with ${fault} on`).toContain(id)
         expect(result.summary.unexpected).toBeGreaterThan(0)
         // Each failure names the spec section it enforces.

@@ -31,7 +31,10 @@ function isRegExp(source: string): boolean {
   }
 }
 
-const StatusCode = z.union([z.number().int().min(100).max(599), z.string().regex(/^[1-5]xx$/)])
+const StatusCode = z.union([
+  z.number().int().min(100).max(599),
+  z.string().regex(/^[1-5]xx$/, 'a status is a code (400), a class ("4xx"), a list of them, or { not: … }'),
+])
 /** An expected status: a code, a class (`4xx`), a list of them, or `{not: …}`. */
 export const StatusExpectation = z.union([
   StatusCode,

@@ -1,0 +1,180 @@
+import { describe, expect, test } from 'vitest'
+import { summarize } from '../runner/runConformance'
+import type { RunResult, ScenarioResult } from '../runner/types'
+import { renderConsole, renderHtml, renderJson, renderJunit } from '.'
+
+/** A run with a pass, a failure with characters XML must escape, and a not-applicable scenario. */
+function sampleRun(): RunResult {
+  const scenarios: ScenarioResult[] = [
+    {
+      id: 'versioning.known',
+      title: 'Known versions',
+      pack: 'versioning',
+      file: 'scenarios/versioning/known.yaml',
+      spec: 'Versioning §3',
+      status: 'failed',
+      durationMs: 12,
+      checks: [
+        {
+          id: 'versioning.known/1/status',
+          scenarioId: 'versioning.known',
+          step: 1,
+          name: 'status',
+          spec: 'Versioning §3',
+          status: 'passed',
+        },
+        {
+          id: 'versioning.known/1/body /message',
+          scenarioId: 'versioning.known',
+          step: 1,
+          name: 'body /message',
+          spec: 'Versioning §3 <"&">',
+          status: 'failed',
+          expected: { matches: 'x-api-version' },
+          actual: 'got <b>&amp; "quotes" \u0001',
+          message: '/message does not match',
+          exchange: {
+            request: {
+              method: 'POST',
+              url: 'http://127.0.0.1:1/intents/route',
+              headers: { 'x-api-key': '<api key>' },
+              body: '{}',
+            },
+            response: {
+              status: 400,
+              headers: { 'x-trace-id': 't' },
+              body: '{"message":"<script>alert(1)</script>"}',
+            },
+          },
+        },
+      ],
+    },
+    {
+      id: 'quotes.expiry',
+      title: 'Quote expiry',
+      pack: 'quotes',
+      file: 'scenarios/quotes/expiry.yaml',
+      spec: 'States and transitions, rule 3',
+      status: 'not-applicable',
+      reason: 'the target answers 501 NOT_IMPLEMENTED on POST /intents/route',
+      checks: [],
+      durationMs: 0,
+    },
+  ]
+  return {
+    target: 'http://127.0.0.1:1',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    capabilities: {
+      target: 'http://127.0.0.1:1',
+      controlApi: false,
+      faults: true,
+      chains: [],
+      accounts: ['0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'],
+      versions: ['alps', 'blanc'],
+      webhooks: true,
+      contracts: {},
+      implemented: { quotes: false },
+    },
+    scenarios,
+    summary: summarize(scenarios, [], 34),
+    staleBaseline: [],
+  }
+}
+
+/**
+ * A strict well-formedness check for the XML our reporter writes: one root, balanced tags,
+ * quoted attributes, no raw `<` or stray `&` in text or attributes.
+ */
+function assertWellFormedXml(xml: string): { name: string; attrs: Record<string, string> }[] {
+  const body = xml.replace(/^<\?xml [^?]*\?>\s*/, '')
+  const stack: string[] = []
+  const elements: { name: string; attrs: Record<string, string> }[] = []
+  const entity = /&(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);/g
+  let roots = 0
+  let i = 0
+  while (i < body.length) {
+    const lt = body.indexOf('<', i)
+    const text = body.slice(i, lt === -1 ? body.length : lt)
+    if (text.replace(entity, '').includes('&')) throw new Error(`stray & in text: ${text}`)
+    if (lt === -1) break
+    const gt = body.indexOf('>', lt)
+    if (gt === -1) throw new Error('unclosed tag')
+    const tag = body.slice(lt + 1, gt)
+    if (tag.startsWith('/')) {
+      if (stack.pop() !== tag.slice(1)) throw new Error(`mismatched </${tag.slice(1)}>`)
+    } else {
+      const m = /^([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.-]*="[^"<]*")*)\s*(\/?)$/.exec(tag)
+      if (!m) throw new Error(`malformed tag <${tag}>`)
+      const attrs: Record<string, string> = {}
+      for (const a of m[2]!.matchAll(/([A-Za-z_][\w.-]*)="([^"]*)"/g)) {
+        if (a[2]!.replace(entity, '').includes('&')) throw new Error(`stray & in attribute ${a[1]}`)
+        attrs[a[1]!] = a[2]!
+      }
+      elements.push({ name: m[1]!, attrs })
+      if (stack.length === 0) roots++
+      if (m[3] !== '/') stack.push(m[1]!)
+    }
+    i = gt + 1
+  }
+  if (stack.length > 0) throw new Error(`unclosed <${stack.join('>, <')}>`)
+  if (roots !== 1) throw new Error(`${roots} root elements`)
+  return elements
+}
+
+describe('reporters', () => {
+  test('JUnit is well-formed XML with one suite per pack and the failure in it', () => {
+    const xml = renderJunit(sampleRun())
+    const elements = assertWellFormedXml(xml)
+    expect(elements[0]).toMatchObject({ name: 'testsuites', attrs: { tests: '2', failures: '1' } })
+    expect(elements.filter((e) => e.name === 'testsuite').map((e) => e.attrs.name)).toEqual([
+      'versioning',
+      'quotes',
+    ])
+    expect(elements.filter((e) => e.name === 'failure')).toHaveLength(1)
+    expect(elements.filter((e) => e.name === 'skipped')[0]?.attrs.message).toContain('not applicable')
+    expect(xml).not.toContain('\u0001')
+  })
+
+  test('JUnit reports an expected failure as skipped and a baseline entry that now passes as a failure', () => {
+    const run = sampleRun()
+    run.scenarios[0]!.checks[1]!.baseline = 'expected-failure'
+    run.scenarios[0]!.checks[0]!.baseline = 'now-passes'
+    const elements = assertWellFormedXml(renderJunit(run))
+    expect(elements.filter((e) => e.name === 'failure').map((e) => e.attrs.message)).toEqual([
+      'passes, but the baseline expects it to fail: remove the entry',
+    ])
+  })
+
+  test('JSON has every check with its spec section and exchange, and no private keys', () => {
+    const json = JSON.parse(renderJson(sampleRun()))
+    const check = json.scenarios[0].checks[1]
+    expect(check).toMatchObject({
+      spec: 'Versioning §3 <"&">',
+      status: 'failed',
+      exchange: { response: { status: 400 } },
+    })
+    expect(json.capabilities.accounts).toBe(1)
+    expect(JSON.stringify(json)).not.toContain('59c6995e')
+    expect(json.summary).toMatchObject({ checks: { total: 2, failed: 1 }, unexpected: 1 })
+  })
+
+  test('HTML is one self-contained page: inline CSS, no script, no external asset', () => {
+    const html = renderHtml(sampleRun())
+    expect(html.startsWith('<!doctype html>')).toBe(true)
+    expect(html).toContain('<style>')
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|\bsrc=|\bhref=|@import|url\(/i)
+    // The target's response is shown escaped, never as markup.
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
+    expect(html).toContain('not applicable'.replace('n', 'N'))
+    expect(html).toContain('Versioning §3 &lt;&quot;&amp;&quot;&gt;')
+  })
+
+  test('console shows failures with expected and actual, and the summary', () => {
+    const text = renderConsole(sampleRun())
+    expect(text).toContain('✗ versioning.known/1/body /message')
+    expect(text).toContain('expected: {"matches":"x-api-version"}')
+    expect(text).toContain('actual:   got <b>')
+    expect(text).toMatch(/Scenarios: .*0 passed.*1 failed.*1 not applicable/)
+    expect(text).toContain('1 unexpected result')
+  })
+})
