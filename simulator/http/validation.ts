@@ -11,6 +11,15 @@ const partNames: Record<string, string> = {
   headers: 'headers',
 }
 
+/** "Invalid input" says nothing: name what each accepted form expected instead. */
+function unionMessage(issue: z.core.$ZodIssueInvalidUnion): string {
+  const branches = [
+    ...new Set(issue.errors.map((branch) => branch[0]?.message.replace(/^Invalid input: /, ''))),
+  ]
+  const named = branches.filter((message): message is string => message !== undefined)
+  return named.length > 0 ? `Invalid input: ${named.join(' or ')}` : issue.message
+}
+
 /** Turns zod issues into one line per failing field, named by its path (`tokenRequests.0.amount`). */
 export function toValidationIssues(issues: readonly z.core.$ZodIssue[], httpPart: string): ValidationIssue[] {
   const part = partNames[httpPart] ?? httpPart
@@ -18,7 +27,7 @@ export function toValidationIssues(issues: readonly z.core.$ZodIssue[], httpPart
     const path = issue.path.map(String).join('.')
     return {
       path: httpPart === 'body' ? path || 'body' : path ? `${part}.${path}` : part,
-      message: issue.message,
+      message: issue.code === 'invalid_union' ? unionMessage(issue) : issue.message,
     }
   })
 }

@@ -1,0 +1,565 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { AlpsErrorEnvelope, BlancErrorEnvelope } from '../../conformance/spec'
+import {
+  ALPS,
+  BLANC,
+  batchWithdrawal,
+  blancSubmit,
+  headers,
+  KEY,
+  routeRequest,
+  SECOND_KEY,
+  scrub,
+  signedIntentOp,
+  testApp,
+  withdrawal,
+} from './testing/fixtures'
+
+let t: Awaited<ReturnType<typeof testApp>>
+beforeAll(async () => {
+  t = await testApp()
+})
+afterAll(() => t.app.close())
+
+const route = (
+  version: string | undefined,
+  payload: unknown = routeRequest(),
+  extra: Record<string, string> = {},
+) =>
+  t.request({
+    method: 'POST',
+    url: '/intents/route',
+    headers: { ...headers(version), ...extra },
+    payload: payload as object,
+  })
+
+describe('trace ids', () => {
+  test('every response carries x-trace-id, equal to the body traceId, unique per request', async () => {
+    const responses = await Promise.all([
+      t.request({ method: 'GET', url: '/health' }),
+      t.request({ method: 'POST', url: '/intents/route', payload: {} }), // 401
+      t.request({ method: 'GET', url: '/no/such/path', headers: headers(ALPS) }), // 404
+      t.request({
+        method: 'POST',
+        url: '/intents/route',
+        headers: { ...headers(ALPS), 'content-type': 'application/json' },
+        payload: '{"x":',
+      }), // bad JSON
+      route(ALPS, { tokenRequests: [] }), // 400
+      route(BLANC), // 501
+    ])
+    expect(responses.map((r) => r.status)).toEqual([200, 401, 404, 400, 400, 501])
+    for (const r of responses) expect(r.traceId).toMatch(/^[0-9a-f-]{36}$/)
+    for (const r of responses.slice(1)) expect(r.json.traceId).toBe(r.traceId)
+    expect(new Set(responses.map((r) => r.traceId)).size).toBe(responses.length)
+  })
+
+  test('an incoming x-trace-id is not echoed: the service makes its own', async () => {
+    const r = await t.request({ method: 'GET', url: '/health', headers: { 'x-trace-id': 'mine' } })
+    expect(r.traceId).not.toBe('mine')
+  })
+})
+
+describe('auth', () => {
+  test('missing key → 401 UNAUTHORIZED (alps envelope)', async () => {
+    const r = await t.request({
+      method: 'POST',
+      url: '/intents/route',
+      headers: { 'x-api-version': ALPS },
+      payload: routeRequest(),
+    })
+    expect(r.status).toBe(401)
+    expect(AlpsErrorEnvelope.safeParse(r.json).success).toBe(true)
+    expect(scrub(r.json)).toMatchInlineSnapshot(`
+      {
+        "errors": [
+          {
+            "context": {
+              "code": "UNAUTHORIZED",
+            },
+            "message": "The x-api-key header is missing.",
+          },
+        ],
+        "traceId": "<trace id>",
+      }
+    `)
+  })
+
+  test('wrong key → 401 in the blanc envelope when the version is blanc', async () => {
+    const r = await route(BLANC, routeRequest(), { 'x-api-key': 'test-kez' })
+    expect(r.status).toBe(401)
+    expect(BlancErrorEnvelope.safeParse(r.json).success).toBe(true)
+    expect(scrub(r.json)).toMatchInlineSnapshot(`
+      {
+        "code": "UNAUTHORIZED",
+        "message": "The x-api-key header does not hold a valid API key.",
+        "traceId": "<trace id>",
+      }
+    `)
+  })
+
+  test('a key that is a prefix or extension of a valid key is refused; every configured key works', async () => {
+    for (const key of ['test', 'test-key ', `${KEY}x`, ''])
+      expect((await route(ALPS, routeRequest(), { 'x-api-key': key })).status).toBe(401)
+    expect((await route(ALPS, routeRequest(), { 'x-api-key': SECOND_KEY })).status).toBe(501)
+  })
+
+  test('/_devnet/ needs the key; /health, /openapi.json and /docs do not', async () => {
+    expect((await t.request({ method: 'GET', url: '/_devnet/faults' })).status).toBe(401)
+    expect((await t.request({ method: 'GET', url: '/_devnet/faults', headers: headers() })).status).toBe(200)
+    for (const url of ['/health', '/openapi.json', '/docs', '/docs/static/swagger-ui.css'])
+      expect((await t.request({ method: 'GET', url })).status, url).toBe(200)
+  })
+
+  test('authentication comes before the version check', async () => {
+    const r = await route('nonsense', routeRequest(), { 'x-api-key': 'wrong' })
+    expect(r.status).toBe(401)
+  })
+})
+
+describe('versioning (default mode)', () => {
+  test('a missing header is served as alps', async () => {
+    // POST /intent-operations serves only alps: reaching its 501 proves the missing header meant alps.
+    const r = await t.request({
+      method: 'POST',
+      url: '/intent-operations',
+      headers: headers(),
+      payload: signedIntentOp,
+    })
+    expect(r.status).toBe(501)
+    expect(r.json.errors[0].context.code).toBe('NOT_IMPLEMENTED')
+  })
+
+  test('a malformed header → 400 naming the known versions, alps envelope', async () => {
+    const r = await route('2026-04-blanc')
+    expect(r.status).toBe(400)
+    expect(scrub(r.json)).toMatchInlineSnapshot(`
+      {
+        "errors": [
+          {
+            "context": {
+              "code": "VALIDATION_ERROR",
+              "header": "x-api-version",
+              "knownVersions": [
+                "2026-01.alps",
+                "2026-04.blanc",
+              ],
+            },
+            "message": "The x-api-version header "2026-04-blanc" is malformed: it must match YYYY-MM.name. Known versions: 2026-01.alps, 2026-04.blanc.",
+          },
+        ],
+        "traceId": "<trace id>",
+      }
+    `)
+  })
+
+  test('an unknown well-formed version → 400 naming the known versions', async () => {
+    const r = await route('2027-01.cortina')
+    expect(r.status).toBe(400)
+    expect(r.json.errors[0].message).toMatchInlineSnapshot(
+      `"The x-api-version "2027-01.cortina" is not known. Known versions: 2026-01.alps, 2026-04.blanc."`,
+    )
+  })
+
+  test('a path the version does not serve → 404 in that version’s envelope', async () => {
+    const alpsOnly = await t.request({
+      method: 'POST',
+      url: '/intent-operations',
+      headers: headers(BLANC),
+      payload: signedIntentOp,
+    })
+    expect(alpsOnly.status).toBe(404)
+    expect(scrub(alpsOnly.json)).toMatchInlineSnapshot(`
+      {
+        "code": "NOT_FOUND",
+        "message": "POST /intent-operations is not served by version 2026-04.blanc; it is served by 2026-01.alps.",
+        "traceId": "<trace id>",
+      }
+    `)
+    const blancOnly = await t.request({
+      method: 'POST',
+      url: '/intents/123/submit',
+      headers: headers(ALPS),
+      payload: blancSubmit,
+    })
+    expect(blancOnly.status).toBe(404)
+    expect(scrub(blancOnly.json)).toMatchInlineSnapshot(`
+      {
+        "errors": [
+          {
+            "context": {
+              "code": "NOT_FOUND",
+            },
+            "message": "POST /intents/:intentId/submit is not served by version 2026-01.alps; it is served by 2026-04.blanc.",
+          },
+        ],
+        "traceId": "<trace id>",
+      }
+    `)
+    for (const [method, url] of [
+      ['POST', '/quotes'],
+      ['POST', '/intents'],
+      ['GET', '/intents/abc'],
+    ] as const)
+      expect(
+        (
+          await t.request({
+            method,
+            url,
+            headers: headers(ALPS),
+            payload: method === 'POST' ? {} : undefined,
+          })
+        ).status,
+      ).toBe(404)
+    expect(
+      (await t.request({ method: 'GET', url: '/intent-operation/1', headers: headers(BLANC) })).status,
+    ).toBe(404)
+  })
+
+  test('an unknown path → 404 in the version’s envelope, with or without a key', async () => {
+    const r = await t.request({ method: 'GET', url: '/nope?x=1', headers: { 'x-api-version': BLANC } })
+    expect(r.status).toBe(404)
+    expect(scrub(r.json)).toMatchInlineSnapshot(`
+      {
+        "code": "NOT_FOUND",
+        "message": "No route GET /nope.",
+        "traceId": "<trace id>",
+      }
+    `)
+  })
+})
+
+describe('versioning (strict mode)', () => {
+  let strict: Awaited<ReturnType<typeof testApp>>
+  beforeAll(async () => {
+    strict = await testApp({ strictVersion: true })
+  })
+  afterAll(() => strict.app.close())
+
+  test('a missing header → 400 VALIDATION_ERROR naming the header and the known versions', async () => {
+    const r = await strict.request({
+      method: 'POST',
+      url: '/intents/route',
+      headers: headers(),
+      payload: routeRequest(),
+    })
+    expect(r.status).toBe(400)
+    expect(scrub(r.json)).toMatchInlineSnapshot(`
+      {
+        "errors": [
+          {
+            "context": {
+              "code": "VALIDATION_ERROR",
+              "header": "x-api-version",
+              "knownVersions": [
+                "2026-01.alps",
+                "2026-04.blanc",
+              ],
+            },
+            "message": "The x-api-version header is required. Known versions: 2026-01.alps, 2026-04.blanc.",
+          },
+        ],
+        "traceId": "<trace id>",
+      }
+    `)
+  })
+
+  test('both versions are still served, and /_devnet/ and /health need no version', async () => {
+    expect(
+      (
+        await strict.request({
+          method: 'POST',
+          url: '/intents/route',
+          headers: headers(ALPS),
+          payload: routeRequest(),
+        })
+      ).status,
+    ).toBe(501)
+    expect(
+      (
+        await strict.request({
+          method: 'POST',
+          url: '/intents/route',
+          headers: headers(BLANC),
+          payload: routeRequest(),
+        })
+      ).status,
+    ).toBe(501)
+    expect((await strict.request({ method: 'GET', url: '/_devnet/faults', headers: headers() })).status).toBe(
+      200,
+    )
+    expect((await strict.request({ method: 'GET', url: '/health' })).status).toBe(200)
+  })
+
+  test('a malformed header is still 400 on /_devnet/', async () => {
+    const r = await strict.request({ method: 'GET', url: '/_devnet/faults', headers: headers('v2') })
+    expect(r.status).toBe(400)
+  })
+})
+
+describe('validation', () => {
+  test('each failing field is named by its path (alps: one entry per field)', async () => {
+    const r = await route(ALPS, {
+      destinationChainId: -1,
+      tokenRequests: [{ tokenAddress: '0x12', amount: 15 }],
+      account: { address: '0x1111111111111111111111111111111111111111' },
+    })
+    expect(r.status).toBe(400)
+    expect(AlpsErrorEnvelope.safeParse(r.json).success).toBe(true)
+    expect(r.json.errors.map((e: { message: string }) => e.message)).toMatchInlineSnapshot(`
+      [
+        "destinationChainId: must not be negative",
+        "tokenRequests.0.tokenAddress: must be a 0x-prefixed 20-byte hex address",
+        "tokenRequests.0.amount: Invalid input: expected string, received number",
+      ]
+    `)
+  })
+
+  test('blanc: one message naming every field, and details.issues', async () => {
+    const r = await route(BLANC, { tokenRequests: [{ tokenAddress: '0x12', amount: '10' }] })
+    expect(r.status).toBe(400)
+    expect(BlancErrorEnvelope.safeParse(r.json).success).toBe(true)
+    expect(scrub(r.json)).toMatchInlineSnapshot(`
+      {
+        "code": "VALIDATION_ERROR",
+        "details": {
+          "issues": [
+            {
+              "message": "Invalid input: expected number, received undefined or expected string, received undefined",
+              "path": "destinationChainId",
+            },
+            {
+              "message": "must be a 0x-prefixed 20-byte hex address",
+              "path": "tokenRequests.0.tokenAddress",
+            },
+            {
+              "message": "Invalid input: expected object, received undefined",
+              "path": "account",
+            },
+          ],
+        },
+        "message": "Invalid request: destinationChainId: Invalid input: expected number, received undefined or expected string, received undefined; tokenRequests.0.tokenAddress: must be a 0x-prefixed 20-byte hex address; account: Invalid input: expected object, received undefined",
+        "traceId": "<trace id>",
+      }
+    `)
+  })
+
+  test('unknown request fields are ignored', async () => {
+    const body = {
+      ...routeRequest(),
+      someFutureField: { a: 1 },
+      account: { ...(routeRequest().account as object), newFlag: true },
+    }
+    expect((await route(ALPS, body)).status).toBe(501)
+  })
+
+  test('preClaimExecutions: 10 operations on a chain pass, 11 → 400 naming the limit', async () => {
+    expect((await route(ALPS, routeRequest({ chains: 1, ops: 10 }))).status).toBe(501)
+    const r = await route(BLANC, routeRequest({ chains: 1, ops: 11 }))
+    expect(r.status).toBe(400)
+    expect(r.json.message).toMatchInlineSnapshot(
+      `"Invalid request: preClaimExecutions.1: preClaimExecutions allows at most 10 operations per chain"`,
+    )
+    expect(r.json.message).toContain('at most 10 operations per chain')
+  })
+
+  test('preClaimExecutions: 5 chains pass, 6 → 400 naming the limit', async () => {
+    expect((await route(ALPS, routeRequest({ chains: 5, ops: 10 }))).status).toBe(501)
+    const r = await route(ALPS, routeRequest({ chains: 6, ops: 1 }))
+    expect(r.status).toBe(400)
+    expect(r.json.errors).toMatchInlineSnapshot(`
+      [
+        {
+          "context": {
+            "code": "VALIDATION_ERROR",
+            "path": "preClaimExecutions",
+          },
+          "message": "preClaimExecutions: preClaimExecutions allows at most 5 chains",
+        },
+      ]
+    `)
+    expect(r.json.errors[0].message).toContain('at most 5 chains')
+  })
+
+  test('malformed JSON → 400 VALIDATION_ERROR, never 5xx', async () => {
+    for (const payload of ['{"destinationChainId":', 'null x', '{"__proto__":{"a":1}}']) {
+      const r = await t.request({
+        method: 'POST',
+        url: '/intents/route',
+        headers: { ...headers(BLANC), 'content-type': 'application/json' },
+        payload,
+      })
+      expect(r.status, payload).toBe(400)
+      expect(r.json.code).toBe('VALIDATION_ERROR')
+    }
+    const r = await t.request({
+      method: 'POST',
+      url: '/intents/route',
+      headers: { ...headers(BLANC), 'content-type': 'application/json' },
+      payload: '{bad',
+    })
+    expect(r.json.message).toMatchInlineSnapshot(
+      `"The request body is not valid JSON: Body is not valid JSON but content-type is set to 'application/json'"`,
+    )
+  })
+
+  test('an empty JSON body, no body at all, or another content type → 400', async () => {
+    const empty = await t.request({
+      method: 'POST',
+      url: '/intents/route',
+      headers: { ...headers(BLANC), 'content-type': 'application/json' },
+      payload: '',
+    })
+    expect(empty.status).toBe(400)
+    const none = await t.request({ method: 'POST', url: '/intents/route', headers: headers(BLANC) })
+    expect([none.status, none.json.message]).toMatchInlineSnapshot(`
+      [
+        400,
+        "Invalid request: body: Invalid input: expected object, received null",
+      ]
+    `)
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+      const r = await t.request({
+        method: 'POST',
+        url: '/intents/route',
+        headers: { ...headers(BLANC), 'content-type': type },
+        payload: 'a=1',
+      })
+      expect(r.status, type).toBe(400)
+      expect(r.json.code).toBe('VALIDATION_ERROR')
+    }
+  })
+
+  test('input that makes a schema check throw still answers 400, not 500', async () => {
+    const r = await route(ALPS, {
+      ...routeRequest(),
+      tokenRequests: [{ tokenAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', amount: 'x' }],
+    })
+    expect(r.status).toBe(400)
+  })
+
+  test('path parameters are validated: /intent-operation/{id} takes digits only', async () => {
+    const r = await t.request({ method: 'GET', url: '/intent-operation/12ab', headers: headers(ALPS) })
+    expect(r.status).toBe(400)
+    expect(r.json.errors[0].message).toMatchInlineSnapshot(
+      `"path.id: must be an intent operation id (digits only)"`,
+    )
+  })
+
+  test('query strings are validated', async () => {
+    const r = await t.request({
+      method: 'GET',
+      url: '/deposit-processor/deposits?limit=1000',
+      headers: headers(BLANC),
+    })
+    expect(r.status).toBe(400)
+    expect(r.json.message).toContain('query.limit')
+  })
+})
+
+describe('body limit', () => {
+  let small: Awaited<ReturnType<typeof testApp>>
+  beforeAll(async () => {
+    small = await testApp({ bodyLimit: 2048 })
+  })
+  afterAll(() => small.app.close())
+
+  test('a body over the limit → 413 PAYLOAD_TOO_LARGE in the envelope; under it is validated', async () => {
+    const big = routeRequest({ chains: 5, ops: 10 })
+    expect(JSON.stringify(big).length).toBeGreaterThan(2048)
+    const r = await small.request({
+      method: 'POST',
+      url: '/intents/route',
+      headers: headers(BLANC),
+      payload: big,
+    })
+    expect(r.status).toBe(413)
+    expect(scrub(r.json)).toMatchInlineSnapshot(`
+      {
+        "code": "PAYLOAD_TOO_LARGE",
+        "message": "The request body is larger than the service accepts.",
+        "traceId": "<trace id>",
+      }
+    `)
+    expect(
+      (
+        await small.request({
+          method: 'POST',
+          url: '/intents/route',
+          headers: headers(BLANC),
+          payload: routeRequest(),
+        })
+      ).status,
+    ).toBe(501)
+  })
+})
+
+describe('every endpoint is routed: a valid request answers 501 NOT_IMPLEMENTED until its service exists', () => {
+  const cases: [method: 'GET' | 'POST', url: string, version: string, payload?: object][] = [
+    ['POST', '/intents/route', ALPS, routeRequest()],
+    ['POST', '/intents/route', BLANC, routeRequest()],
+    ['POST', '/quotes', BLANC, routeRequest()],
+    ['POST', '/intent-operations', ALPS, signedIntentOp],
+    ['POST', '/intents/0xabc/submit', BLANC, blancSubmit],
+    ['POST', '/intents', BLANC, { intentId: '0xabc', ...blancSubmit }],
+    ['GET', '/intent-operation/123', ALPS],
+    ['GET', '/intents/0xabc', BLANC],
+    ['POST', '/withdrawals', ALPS, withdrawal],
+    ['POST', '/withdrawals', BLANC, withdrawal],
+    ['POST', '/batch-withdrawals', ALPS, batchWithdrawal],
+    ['POST', '/batch-withdrawals', BLANC, batchWithdrawal],
+    [
+      'POST',
+      '/deposit-processor/setup',
+      BLANC,
+      { params: { webhookUrl: 'https://example.com/hook', maxPriceDeviationBps: null } },
+    ],
+    ['GET', '/deposit-processor/setup', ALPS],
+    [
+      'POST',
+      '/deposit-processor/register',
+      BLANC,
+      { account: '0x1111111111111111111111111111111111111111', targetChainId: 8453 },
+    ],
+    ['GET', '/deposit-processor/deposits?limit=10', BLANC],
+    ['GET', '/deposit-processor/deposits/d1', BLANC],
+    ['GET', '/deposit-processor/webhooks/events', BLANC],
+    ['POST', '/deposit-processor/webhooks/events/e1/resend', BLANC, {}],
+    ['GET', '/_devnet/manifest', ALPS],
+    ['POST', '/_devnet/clock/advance', ALPS, { seconds: 60 }],
+    ['POST', '/_devnet/quotes/reset', ALPS, {}],
+    ['POST', '/_devnet/snapshot', ALPS, {}],
+    ['POST', '/_devnet/revert', ALPS, { id: '0x1' }],
+    ['POST', '/_devnet/prices', ALPS, { prices: { USDC: 1 } }],
+  ]
+  test.each(cases)('%s %s (%s)', async (method, url, version, payload) => {
+    const r = await t.request({ method, url, headers: headers(version), ...(payload ? { payload } : {}) })
+    expect(r.status).toBe(501)
+    if (version === BLANC) {
+      expect(BlancErrorEnvelope.safeParse(r.json).success).toBe(true)
+      expect(r.json.code).toBe('NOT_IMPLEMENTED')
+    } else {
+      expect(AlpsErrorEnvelope.safeParse(r.json).success).toBe(true)
+      expect(r.json.errors[0].context.code).toBe('NOT_IMPLEMENTED')
+    }
+  })
+
+  test('the 501 message says what is missing', async () => {
+    const r = await t.request({
+      method: 'POST',
+      url: '/withdrawals',
+      headers: headers(BLANC),
+      payload: withdrawal,
+    })
+    expect(scrub(r.json)).toMatchInlineSnapshot(`
+      {
+        "code": "NOT_IMPLEMENTED",
+        "details": {
+          "service": "withdrawals",
+        },
+        "message": "POST /withdrawals is routed and the request is valid, but the withdrawals service is not running in this devnet yet.",
+        "traceId": "<trace id>",
+      }
+    `)
+  })
+})
