@@ -1,0 +1,396 @@
+import { type Address, type Hex, parseEther } from 'viem'
+import type { DevnetManifest } from '../../conformance/spec'
+import { tokensByChain } from '../../contracts/addresses'
+import type { Clock, DevnetService } from '../services'
+import { type DevKeys, deriveDevKeys } from '../signing/keys'
+import { BaseError } from '../util/BaseError'
+import { type AnvilInstance, startAnvil } from './anvil'
+import { createDevnetChain, type DevnetChain } from './chain'
+import { FUNDING, planFunding } from './funding'
+import { getArtifact, isPlacedCode, type Placement, placementTable } from './placement'
+import { sendCalls } from './sendCalls'
+import { readChainState, readStateMeta, writeDevnetState } from './stateDir'
+
+/** The chains the devnet runs unless told otherwise. */
+export const DEFAULT_CHAIN_IDS = [1, 10, 8453, 42161] as const
+
+/** Parameters of {@link startDevnet}. */
+export type StartDevnetParameters = {
+  /** Chain ids, one Anvil each. Default {@link DEFAULT_CHAIN_IDS}. */
+  chainIds?: readonly number[] | undefined
+  /** Loopback host the Anvils listen on. Default 127.0.0.1. */
+  host?: string | undefined
+  /** 0 (default): free ports. Otherwise chain `i` (in `chainIds` order) listens on `basePort + i`. */
+  basePort?: number | undefined
+  /** Fixed ports per chain id; wins over `basePort`. */
+  ports?: Record<number, number> | undefined
+  /** Load chain state from this directory at start, dump it there on {@link Devnet.stop}. */
+  stateDir?: string | undefined
+  /** Chains that fork a live RPC URL instead of starting empty. */
+  forks?: Record<number, string> | undefined
+  /** Mnemonic of every devnet key (see simulator/signing/keys.ts). */
+  mnemonic?: string | undefined
+  /** How many funded test accounts. Default 10. */
+  accountCount?: number | undefined
+  /** Progress lines (what was loaded, placed, funded). */
+  log?: ((line: string) => void) | undefined
+}
+
+/** What the manifest's `service` part holds: known once the HTTP server listens. */
+export type DevnetServiceInfo = DevnetManifest['service']
+
+/** How one chain came up. */
+export type ChainBootReport = {
+  chainId: number
+  /** State loaded from the state dir. */
+  loadedState: boolean
+  /** Names of the contracts placed at boot (missing code); the others were already there. */
+  placed: string[]
+  /** Funding ran (skipped when state was loaded). */
+  funded: boolean
+}
+
+/** A running devnet: the chains, the single clock, and the control API's service. */
+export type Devnet = DevnetService &
+  Clock & {
+    keys: DevKeys
+    /** Every chain, in `chainIds` order. */
+    chains: readonly DevnetChain[]
+    /** One chain by id; throws if the devnet does not run it. */
+    chain(chainId: number): DevnetChain
+    /** Seconds the clock runs ahead of the wall clock. */
+    offsetSeconds(): number
+    /** Gives the manifest its `service` part (call once the HTTP server listens). */
+    setServiceInfo(info: DevnetServiceInfo): void
+    /** How each chain booted. */
+    boot: readonly ChainBootReport[]
+    /** Process ids of the Anvils. */
+    pids(): number[]
+    /** Dumps state (with `stateDir`), then stops every Anvil. Idempotent. */
+    stop(): Promise<void>
+  }
+
+export class DevnetError extends BaseError {
+  override name = 'Devnet.Error'
+}
+
+/**
+ * Boots the devnet: one Anvil per chain (in parallel), our contracts at their canonical addresses,
+ * funded accounts, one clock.
+ *
+ * @example
+ * const devnet = await startDevnet({ chainIds: [1, 8453] })
+ * devnet.chain(8453).publicClient // viem reads
+ * await devnet.advanceClock(3600)
+ * await devnet.stop()
+ */
+export async function startDevnet(parameters: StartDevnetParameters = {}): Promise<Devnet> {
+  const chainIds = [...(parameters.chainIds ?? DEFAULT_CHAIN_IDS)]
+  if (new Set(chainIds).size !== chainIds.length)
+    throw new DevnetError(`Duplicate chain id in ${chainIds.join(', ')}.`)
+  const log = parameters.log ?? (() => {})
+  const keys = deriveDevKeys({ mnemonic: parameters.mnemonic, accountCount: parameters.accountCount })
+  const stateDir = parameters.stateDir
+  const forks = parameters.forks ?? {}
+  for (const id of Object.keys(forks))
+    if (!chainIds.includes(Number(id)))
+      throw new DevnetError(
+        `--fork names chain ${id}, which is not among the chains (${chainIds.join(', ')}).`,
+      )
+
+  const [meta, ...states] = await Promise.all([
+    stateDir ? readStateMeta(stateDir) : undefined,
+    ...chainIds.map((chainId) => (stateDir ? readChainState(stateDir, chainId) : undefined)),
+  ])
+  let offset = meta?.offsetSeconds ?? 0
+
+  // Boot every Anvil at once; if any fails, stop the others before reporting it.
+  const started = await Promise.allSettled(
+    chainIds.map((chainId, i) =>
+      startAnvil({
+        chainId,
+        host: parameters.host,
+        port: parameters.ports?.[chainId] ?? (parameters.basePort ? parameters.basePort + i : 0),
+        forkUrl: forks[chainId],
+      }),
+    ),
+  )
+  const anvils = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
+  const failure = started.find((result) => result.status === 'rejected')
+  if (failure) {
+    await Promise.all(anvils.map((anvil) => anvil.stop()))
+    throw failure.reason
+  }
+  const chains = anvils.map((anvil) =>
+    createDevnetChain({ anvil, relayer: keys.relayer.account, forkUrl: forks[anvil.chainId] }),
+  )
+
+  let boot: ChainBootReport[]
+  try {
+    boot = await Promise.all(
+      chains.map((chain, i) =>
+        bootChain({ chain, keys, state: states[i], forked: chain.forkUrl !== undefined, log }),
+      ),
+    )
+    offset = await alignClocks(chains, offset)
+  } catch (error) {
+    await Promise.all(anvils.map((anvil) => anvil.stop()))
+    throw error
+  }
+
+  let serviceInfo: DevnetServiceInfo | undefined
+  const snapshots = new Map<string, { ids: Hex[]; offset: number }>()
+  let nextSnapshot = 1
+  let stopping: Promise<void> | undefined
+  const wallSeconds = () => Math.floor(Date.now() / 1000)
+  const byId = new Map(chains.map((chain) => [chain.chainId, chain]))
+  const contractsOf = new Map(
+    chains.map((chain) => [
+      chain.chainId,
+      Object.fromEntries(
+        placementTable(chain.chainId)
+          .filter((row) => row.kind === 'contract')
+          .map((row) => [row.name, row.address]),
+      ) as Record<string, Address>,
+    ]),
+  )
+
+  const devnet: Devnet = {
+    keys,
+    chains,
+    boot,
+    chain(chainId) {
+      const chain = byId.get(chainId)
+      if (!chain)
+        throw new DevnetError(`The devnet does not run chain ${chainId} (it runs ${chainIds.join(', ')}).`)
+      return chain
+    },
+    now: () => wallSeconds() + offset,
+    nowMs: () => Date.now() + offset * 1000,
+    offsetSeconds: () => offset,
+    setServiceInfo(info) {
+      serviceInfo = info
+    },
+    pids: () => anvils.flatMap((anvil) => (anvil.process.pid === undefined ? [] : [anvil.process.pid])),
+
+    manifest() {
+      if (!serviceInfo)
+        throw new DevnetError('The devnet manifest has no service part yet.', {
+          details: 'Call setServiceInfo() once the HTTP server listens.',
+        })
+      return {
+        service: serviceInfo,
+        signers: {
+          server: keys.server.address,
+          allocator: keys.allocator.address,
+          relayer: keys.relayer.address,
+        },
+        chains: chains.map((chain) => ({
+          chainId: chain.chainId,
+          name: chain.name,
+          rpcUrl: chain.rpcUrl,
+          ...(chain.forkUrl ? { forkUrl: chain.forkUrl } : {}),
+          contracts: contractsOf.get(chain.chainId) ?? {},
+          tokens: (tokensByChain[chain.chainId] ?? []).map(({ symbol, name, address, decimals }) => ({
+            symbol,
+            name,
+            address,
+            decimals,
+          })),
+        })),
+        accounts: keys.accounts.map(({ label, address, privateKey }) => ({ label, address, privateKey })),
+        clock: { now: devnet.now(), offsetSeconds: offset },
+      }
+    },
+
+    async advanceClock(seconds) {
+      if (!Number.isInteger(seconds) || seconds < 0)
+        throw new DevnetError(`The clock moves forward by whole seconds; got ${seconds}.`)
+      offset += seconds
+      offset = await alignClocks(liveChains(), offset)
+      return { now: devnet.now() }
+    },
+
+    async snapshot() {
+      const ids = await Promise.all(chains.map((chain) => chain.testClient.snapshot()))
+      const id = String(nextSnapshot++)
+      snapshots.set(id, { ids, offset })
+      return { id }
+    },
+
+    async revert(id) {
+      const saved = snapshots.get(id)
+      if (!saved) return false
+      // `evm_revert` answers false for an id Anvil no longer knows (viem types it void).
+      const reverted = await Promise.all(
+        chains.map(
+          async (chain, i) =>
+            (await chain.testClient.request({
+              method: 'evm_revert',
+              params: [saved.ids[i]!],
+            })) as unknown as boolean,
+        ),
+      )
+      if (reverted.some((ok) => !ok)) {
+        snapshots.delete(id)
+        return false
+      }
+      // Anvil drops a snapshot once reverted to (and every later one): take it again, so the same
+      // id can be reverted to more than once, and forget the later ones.
+      for (const other of [...snapshots.keys()]) if (Number(other) > Number(id)) snapshots.delete(other)
+      snapshots.set(id, {
+        ids: await Promise.all(chains.map((chain) => chain.testClient.snapshot())),
+        offset: saved.offset,
+      })
+      offset = await alignClocks(chains, saved.offset)
+      return true
+    },
+
+    async health() {
+      return { chains: chains.map((chain) => ({ chainId: chain.chainId, up: chain.anvil.alive })) }
+    },
+
+    stop() {
+      stopping ??= (async () => {
+        try {
+          if (stateDir) {
+            const live = liveChains()
+            const dumped = await Promise.all(
+              live.map(async (chain) => ({
+                chainId: chain.chainId,
+                state: await chain.testClient.dumpState(),
+              })),
+            )
+            await writeDevnetState(stateDir, dumped, { offsetSeconds: offset, chainIds })
+            log(`state of ${live.map((c) => c.chainId).join(', ')} saved to ${stateDir}`)
+          }
+        } finally {
+          await Promise.all(anvils.map((anvil) => anvil.stop()))
+        }
+      })()
+      return stopping
+    },
+  }
+  function liveChains() {
+    return chains.filter((chain) => chain.anvil.alive)
+  }
+  return devnet
+}
+
+/**
+ * Places the contracts and funds the accounts on one chain. With loaded state or on a fork,
+ * only contracts whose address has no code are placed (a loaded contract whose code changed
+ * since is replaced in place, keeping its storage); funding is skipped when state was loaded.
+ */
+async function bootChain(parameters: {
+  chain: DevnetChain
+  keys: DevKeys
+  state: Hex | undefined
+  forked: boolean
+  log: (line: string) => void
+}): Promise<ChainBootReport> {
+  const { chain, keys, state, forked, log } = parameters
+  const { testClient, publicClient, chainId } = chain
+  if (state) await testClient.loadState({ state })
+
+  const table = placementTable(chainId)
+  const rows = table.map((row) => {
+    const artifact = getArtifact(row.artifact)
+    if (!artifact)
+      throw new DevnetError(`Contract ${row.artifact} is not in contracts/generated/artifacts.ts.`)
+    return { row, artifact }
+  })
+  const fresh = !state && !forked
+  const codes = fresh
+    ? undefined
+    : await Promise.all(rows.map(({ row }) => publicClient.getCode({ address: row.address })))
+
+  const toPlace: Placement[] = []
+  const replace: Placement[] = []
+  rows.forEach(({ row, artifact }, i) => {
+    const code = codes?.[i]
+    if (!code || code === '0x') toPlace.push(row)
+    else if (!forked && !isPlacedCode(code, artifact)) replace.push(row)
+  })
+  await Promise.all([
+    ...[...toPlace, ...replace].map((row) =>
+      testClient.setCode({ address: row.address, bytecode: getArtifact(row.artifact)!.deployedBytecode }),
+    ),
+    // The funder pays for boot's transactions.
+    testClient.setBalance({ address: keys.funder.address, value: parseEther(String(FUNDING.funder.ETH)) }),
+  ])
+  const tokens = tokensByChain[chainId] ?? []
+  const context = { chainId, keys, tokens }
+  const calls = toPlace.flatMap((row) => row.init?.(context) ?? [])
+  // On a fork whose allocator was already live, our allocator's registration still has to hold.
+  if (forked && !toPlace.some((row) => row.name === 'allocator'))
+    calls.push(
+      ...(table
+        .find((row) => row.name === 'allocator')
+        ?.init?.(context)
+        .slice(1) ?? []),
+    )
+  // Placement's and funding's transactions go out together: one batch, one or two blocks.
+  const funding = state ? undefined : await planFunding({ chain, keys, tokens, compactDeposits: true, fresh })
+  await sendCalls(chain, keys.funder.address, [...calls, ...(funding?.calls ?? [])])
+  if (forked) await overrideAllocatorSigner(chain, keys.allocator.address)
+
+  if (!funding) log(`chain ${chainId}: state loaded, ${toPlace.length + replace.length} contracts (re)placed`)
+  else
+    log(
+      `chain ${chainId}: ${toPlace.length} contracts placed, funded (${funding.methods.map((m) => `${m.token.symbol} by ${m.method}`).join(', ')})`,
+    )
+  return {
+    chainId,
+    loadedState: state !== undefined,
+    placed: toPlace.map((row) => row.name),
+    funded: !state,
+  }
+}
+
+/**
+ * On a fork, the live allocator signs with a key the simulator does not have: its `signer`
+ * (storage slot 0 of our Allocator; checked by reading it back) is overwritten with the devnet's
+ * allocator key.
+ */
+async function overrideAllocatorSigner(chain: DevnetChain, signer: Address): Promise<void> {
+  const { Allocator } = await import('../../contracts/generated/artifacts')
+  const { addresses } = await import('../../contracts/addresses')
+  const read = () =>
+    chain.publicClient.readContract({
+      address: addresses.allocator,
+      abi: Allocator.abi,
+      functionName: 'signer',
+    })
+  if ((await read()).toLowerCase() === signer.toLowerCase()) return
+  await chain.testClient.setStorageAt({
+    address: addresses.allocator,
+    index: `0x${'0'.repeat(64)}`,
+    value: `0x${signer.slice(2).toLowerCase().padStart(64, '0')}`,
+  })
+  if ((await read()).toLowerCase() !== signer.toLowerCase())
+    throw new DevnetError(`Could not override the allocator's signer on chain ${chain.chainId}.`)
+}
+
+/**
+ * Makes every chain's time agree with the clock: the next block of each chain is stamped
+ * `wall + offset` and mined (Anvil then keeps that offset to wall time for later blocks). A chain
+ * already ahead of the clock (state loaded from a later run, a fork of a chain whose clock runs
+ * fast) pulls the clock forward instead: chain time never goes back. Returns the new offset.
+ */
+async function alignClocks(chains: readonly DevnetChain[], offset: number): Promise<number> {
+  const latest = await Promise.all(chains.map((chain) => chain.publicClient.getBlock({ blockTag: 'latest' })))
+  const wall = Math.floor(Date.now() / 1000)
+  const ahead = Math.max(0, ...latest.map((block) => Number(block.timestamp) - wall))
+  const next = Math.max(offset, ahead)
+  const target = BigInt(wall + next)
+  await Promise.all(
+    chains.map(async (chain) => {
+      await chain.testClient.setNextBlockTimestamp({ timestamp: target })
+      await chain.testClient.mine({ blocks: 1 })
+    }),
+  )
+  return next
+}
+
+export type { AnvilInstance, DevnetChain }
