@@ -346,7 +346,7 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
   }
 
   async function scanChain(chain: DepositChain): Promise<void> {
-    const head = await chain.publicClient.getBlockNumber()
+    const head = await chain.publicClient.getBlockNumber({ cacheTime: 0 })
     const stored = cursors.get(chain.chainId)
     if (stored === undefined) {
       // A chain seen for the first time is watched from its current head, not its history.
@@ -416,7 +416,8 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
       running = true
       outbox.start()
       for (const chain of chains.values())
-        if (!cursors.has(chain.chainId)) cursors.set(chain.chainId, await chain.publicClient.getBlockNumber())
+        if (!cursors.has(chain.chainId))
+          cursors.set(chain.chainId, await chain.publicClient.getBlockNumber({ cacheTime: 0 }))
       save()
       if (pollIntervalMs !== null) timer = setTimeout(loop, 0)
     },
