@@ -57,7 +57,7 @@ export type TestWallet = WalletClient<Transport, Chain, Account> & PublicActions
 /** A test client (Anvil cheats) with public and wallet actions. */
 export type AnvilClient = TestClient<'anvil', Transport, Chain> &
   PublicActions<Transport, Chain> &
-  WalletActions<Transport, Chain>
+  WalletActions<Chain>
 
 /** A running test chain: its Anvil, clients, and one wallet per default account. */
 export type TestChain = {
