@@ -207,7 +207,7 @@ describe('versioning (default mode)', () => {
             method,
             url,
             headers: headers(ALPS),
-            payload: method === 'POST' ? {} : undefined,
+            ...(method === 'POST' ? { payload: {} } : {}),
           })
         ).status,
       ).toBe(404)

@@ -96,7 +96,7 @@ export async function testApp(config: Partial<HttpConfig> = {}, services: Partia
   const request = async (options: InjectOptions) => {
     const response = await app.inject(options)
     const traceId = response.headers['x-trace-id']
-    const json = response.headers['content-type']?.includes('json') ? response.json() : undefined
+    const json = String(response.headers['content-type']).includes('json') ? response.json() : undefined
     return { status: response.statusCode, headers: response.headers, traceId, json, response }
   }
   return { app, faults, request }

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { API_VERSIONS } from '../../conformance/spec'
+import { testApp } from './testing/fixtures'
+
+let t: Awaited<ReturnType<typeof testApp>>
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document, read loosely
+let doc: any
+beforeAll(async () => {
+  t = await testApp()
+  doc = (await t.request({ method: 'GET', url: '/openapi.json' })).json
+})
+afterAll(() => t.app.close())
+
+test('an OpenAPI 3.1 document with every route and the key as security scheme', () => {
+  expect(doc.openapi).toBe('3.1.0')
+  expect(doc.info.title).toBe('intent-devnet')
+  expect(doc.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'x-api-key' })
+  expect(doc.security).toEqual([{ apiKey: [] }])
+  const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.keys(methods as object).map((method) => `${method.toUpperCase()} ${path}`),
+  )
+  expect(operations.sort()).toMatchInlineSnapshot(`
+    [
+      "GET /_devnet/faults",
+      "GET /_devnet/manifest",
+      "GET /deposit-processor/deposits",
+      "GET /deposit-processor/deposits/{id}",
+      "GET /deposit-processor/setup",
+      "GET /deposit-processor/webhooks/events",
+      "GET /health",
+      "GET /intent-operation/{id}",
+      "GET /intents/{id}",
+      "POST /_devnet/clock/advance",
+      "POST /_devnet/faults",
+      "POST /_devnet/prices",
+      "POST /_devnet/quotes/reset",
+      "POST /_devnet/revert",
+      "POST /_devnet/snapshot",
+      "POST /batch-withdrawals",
+      "POST /deposit-processor/register",
+      "POST /deposit-processor/setup",
+      "POST /deposit-processor/webhooks/events/{id}/resend",
+      "POST /intent-operations",
+      "POST /intents",
+      "POST /intents/route",
+      "POST /intents/{intentId}/submit",
+      "POST /quotes",
+      "POST /withdrawals",
+    ]
+  `)
+})
+
+test('operations are generated from the zod schemas, with versions and the version header', () => {
+  const route = doc.paths['/intents/route'].post
+  const body = route.requestBody.content['application/json'].schema
+  expect(body.required).toEqual(['destinationChainId', 'tokenRequests', 'account'])
+  expect(body.properties.tokenRequests.items.properties.tokenAddress.pattern).toBe('^0x[0-9a-fA-F]{40}$')
+  expect(body.properties.preClaimExecutions.additionalProperties.maxItems).toBe(10)
+  expect(route['x-api-versions']).toEqual([...API_VERSIONS])
+  expect(route.parameters).toContainEqual(expect.objectContaining({ in: 'header', name: 'x-api-version' }))
+  expect(route.responses['200']).toBeDefined()
+  expect(doc.paths['/intent-operations'].post['x-api-versions']).toEqual(['2026-01.alps'])
+  expect(doc.paths['/intent-operations'].post.responses['201']).toBeDefined()
+  expect(doc.paths['/intents/{intentId}/submit'].post['x-api-versions']).toEqual(['2026-04.blanc'])
+  expect(doc.paths['/intent-operation/{id}'].get.parameters).toContainEqual(
+    expect.objectContaining({ in: 'path', name: 'id', required: true }),
+  )
+})
+
+test('/health is public and unversioned in the document', () => {
+  expect(doc.paths['/health'].get.security).toEqual([])
+  expect(doc.paths['/health'].get.parameters ?? []).toEqual([])
+})
+
+test('/docs serves the reference page with its assets from the service itself', async () => {
+  const page = await t.request({ method: 'GET', url: '/docs' })
+  expect(page.status).toBe(200)
+  expect(page.response.body).not.toMatch(/https?:\/\/(cdn|unpkg|cdnjs)/)
+  const initializer = await t.request({ method: 'GET', url: '/docs/static/swagger-initializer.js' })
+  expect(initializer.status).toBe(200)
+  const bundle = await t.request({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' })
+  expect(bundle.status).toBe(200)
+  expect(bundle.response.body.length).toBeGreaterThan(100_000)
+})

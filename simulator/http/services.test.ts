@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { DevnetService } from '../services'
+import type { IntentService, WithdrawalService } from './domainServices'
+import { ApiError } from './errorCodes'
+import { ALPS, BLANC, blancSubmit, headers, testApp, withdrawal } from './testing/fixtures'
+
+// In-memory services standing in for later issues' modules: these tests prove the routes hand
+// validated input to `app.services` and answer with what the service returns or throws.
+const calls: unknown[] = []
+const withdrawals: WithdrawalService = {
+  async withdraw(request) {
+    calls.push(request)
+    return { allocatorData: '0xabcd', transferDetails: { id: 1, nonce: 2, expires: 3, recipients: [] } }
+  },
+  async batchWithdraw() {
+    return { allocatorData: 'not hex', batchTransferDetails: { nonce: 1, expires: 2, transfers: [] } }
+  },
+}
+const intents: IntentService = {
+  async submitOperation() {
+    throw new Error('unused')
+  },
+  async submitQuoted(intentId, request) {
+    if (intentId === 'expired')
+      throw new ApiError('NOT_FOUND', 'Quote expired has expired; request a new quote.')
+    calls.push({ intentId, request })
+    return { intentId, status: 'PENDING' }
+  },
+  async operationStatus() {
+    return undefined
+  },
+  async intentStatus() {
+    return undefined
+  },
+}
+const snapshots = new Set<string>()
+let now = 1_800_000_000
+const devnet: DevnetService = {
+  manifest: () => {
+    throw new Error('unused')
+  },
+  async advanceClock(seconds) {
+    now += seconds
+    return { now }
+  },
+  async snapshot() {
+    snapshots.add('0x1')
+    return { id: '0x1' }
+  },
+  async revert(id) {
+    return snapshots.delete(id)
+  },
+  async health() {
+    return {
+      chains: [
+        { chainId: 1, up: true },
+        { chainId: 10, up: false },
+      ],
+    }
+  },
+}
+
+let t: Awaited<ReturnType<typeof testApp>>
+beforeAll(async () => {
+  t = await testApp({}, { withdrawals, intents, devnet })
+})
+afterAll(() => t.app.close())
+
+test('a route hands the validated body (unknown fields stripped) to its service and answers its result', async () => {
+  calls.length = 0
+  const r = await t.request({
+    method: 'POST',
+    url: '/withdrawals',
+    headers: headers(ALPS),
+    payload: { ...withdrawal, extra: 1 },
+  })
+  expect(r.status).toBe(200)
+  expect(r.json.allocatorData).toBe('0xabcd')
+  expect(calls).toEqual([withdrawal])
+})
+
+test('a service answer that breaks its response schema is a 500 of ours, not the caller’s', async () => {
+  const r = await t.request({
+    method: 'POST',
+    url: '/batch-withdrawals',
+    headers: headers(BLANC),
+    payload: {
+      account: withdrawal.account,
+      chainId: 1,
+      transfers: [{ recipient: withdrawal.account, tokenAddress: withdrawal.tokenAddress, amount: '5' }],
+    },
+  })
+  expect(r.status).toBe(500)
+  expect(r.json.code).toBe('INTERNAL_ERROR')
+})
+
+test('blanc submit: the path id and the public alias reach the same service; an ApiError keeps its code', async () => {
+  calls.length = 0
+  const spec = await t.request({
+    method: 'POST',
+    url: '/intents/q1/submit',
+    headers: headers(BLANC),
+    payload: blancSubmit,
+  })
+  const alias = await t.request({
+    method: 'POST',
+    url: '/intents',
+    headers: headers(BLANC),
+    payload: { intentId: 'q1', ...blancSubmit },
+  })
+  expect([spec.status, alias.status]).toEqual([201, 201])
+  expect(calls).toEqual([
+    { intentId: 'q1', request: blancSubmit },
+    { intentId: 'q1', request: blancSubmit },
+  ])
+  const expired = await t.request({
+    method: 'POST',
+    url: '/intents/expired/submit',
+    headers: headers(BLANC),
+    payload: blancSubmit,
+  })
+  expect(expired.status).toBe(404)
+  expect(expired.json).toMatchObject({
+    code: 'NOT_FOUND',
+    message: 'Quote expired has expired; request a new quote.',
+  })
+})
+
+test('status of an unknown intent → 404', async () => {
+  const r = await t.request({ method: 'GET', url: '/intent-operation/77', headers: headers(ALPS) })
+  expect(r.status).toBe(404)
+  expect(r.json.errors[0].message).toBe('No intent operation 77.')
+})
+
+test('/health reports the chains and is degraded when one is down', async () => {
+  const r = await t.request({ method: 'GET', url: '/health' })
+  expect(r.json).toEqual({
+    status: 'degraded',
+    chains: [
+      { chainId: 1, up: true },
+      { chainId: 10, up: false },
+    ],
+  })
+})
+
+test('/_devnet/ clock, snapshot and revert go to the devnet service; an unknown snapshot → 404', async () => {
+  const advanced = await t.request({
+    method: 'POST',
+    url: '/_devnet/clock/advance',
+    headers: headers(),
+    payload: { seconds: 60 },
+  })
+  expect(advanced.json).toEqual({ now: 1_800_000_060 })
+  const bad = await t.request({
+    method: 'POST',
+    url: '/_devnet/clock/advance',
+    headers: headers(),
+    payload: { seconds: -5 },
+  })
+  expect(bad.status).toBe(400)
+  const { id } = (await t.request({ method: 'POST', url: '/_devnet/snapshot', headers: headers() })).json
+  expect(
+    (await t.request({ method: 'POST', url: '/_devnet/revert', headers: headers(), payload: { id } })).json,
+  ).toEqual({ reverted: true, id })
+  expect(
+    (await t.request({ method: 'POST', url: '/_devnet/revert', headers: headers(), payload: { id } })).status,
+  ).toBe(404)
+})
