@@ -34,7 +34,7 @@ test('a real listening server answers over HTTP with the contract', async () => 
   // A body over the default 1 MiB limit, streamed for real.
   const tooLarge = await post(JSON.stringify({ ...routeRequest(), pad: 'x'.repeat(1_100_000) }))
   expect(tooLarge.status).toBe(413)
-  expect((await tooLarge.json()).code).toBe('PAYLOAD_TOO_LARGE')
+  expect(((await tooLarge.json()) as { code: string }).code).toBe('PAYLOAD_TOO_LARGE')
 })
 
 test('close() stops listening and is idempotent', async () => {
