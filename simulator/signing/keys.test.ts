@@ -20,6 +20,7 @@ describe('deriveDevKeys', () => {
       expect(key.path).toBe(`m/44'/60'/1'/0/${i}`)
       expect(key.address).toBe(mnemonicToAccount(DEV_MNEMONIC, { accountIndex: 1, addressIndex: i }).address)
     })
+    expect(keys.relayer.account.address).toBe(keys.relayer.address)
     const all = new Set([...roles, ...keys.accounts].map((key) => key.address))
     expect(all.size).toBe(14)
   })
