@@ -85,7 +85,8 @@ export function startAnvil(parameters: StartAnvilParameters): Promise<AnvilInsta
     parameters.hardfork ?? 'prague',
   ]
   if (parameters.forkUrl) args.push('--fork-url', parameters.forkUrl)
-  if (parameters.forkBlockNumber !== undefined) args.push('--fork-block-number', String(parameters.forkBlockNumber))
+  if (parameters.forkBlockNumber !== undefined)
+    args.push('--fork-block-number', String(parameters.forkBlockNumber))
   if (parameters.statePath) args.push('--state', parameters.statePath)
   if (parameters.blockTime) args.push('--block-time', String(parameters.blockTime))
   if (parameters.args) args.push(...parameters.args)
@@ -113,14 +114,19 @@ export function startAnvil(parameters: StartAnvilParameters): Promise<AnvilInsta
       reject(new AnvilStartError(message, { details: details ?? (output.trim().slice(-2000) || undefined) }))
     }
     const timer = setTimeout(
-      () => fail(`Anvil for chain ${parameters.chainId} did not start within ${parameters.startTimeoutMs ?? 15_000} ms.`),
+      () =>
+        fail(
+          `Anvil for chain ${parameters.chainId} did not start within ${parameters.startTimeoutMs ?? 15_000} ms.`,
+        ),
       parameters.startTimeoutMs ?? 15_000,
     )
     const onData = (chunk: Buffer) => {
       if (settled) return
       output += chunk.toString()
       if (/address already in use/i.test(output))
-        return fail(`Port ${parameters.port} is already in use: cannot start Anvil for chain ${parameters.chainId}.`)
+        return fail(
+          `Port ${parameters.port} is already in use: cannot start Anvil for chain ${parameters.chainId}.`,
+        )
       const match = output.match(/Listening on ([\d.]+|\[[^\]]+\]|[\w.-]+):(\d+)/)
       if (!match) return
       settled = true
