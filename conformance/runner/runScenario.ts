@@ -6,6 +6,7 @@ import { specSchemas } from '../spec'
 import { runChainAction } from './chainActions'
 import { interpolate } from './interpolate'
 import { applyMatcher, matchStatus, readPath } from './matchers'
+import { type HttpResponse, sendRequest } from './sendRequest'
 import type { CheckResult, HttpExcerpt, ScenarioResult, TargetCapabilities } from './types'
 import type { WebhookReceiver } from './webhookReceiver'
 
@@ -345,8 +346,6 @@ async function targetNow(context: ScenarioContext): Promise<number> {
   return typeof now === 'number' ? now : Date.now() / 1000
 }
 
-type Response = { status: number; headers: Record<string, string>; text: string; json: unknown }
-
 async function runHttpStep(rawStep: HttpStep, run: StepRun): Promise<void> {
   const { context, vars, check, scenario } = run
   const step = interpolate(rawStep.http, vars)
@@ -377,20 +376,15 @@ async function runHttpStep(rawStep: HttpStep, run: StepRun): Promise<void> {
       body: body === undefined ? undefined : cut(body),
     },
   }
-  let response: Response
+  let response: HttpResponse
   try {
-    const res = await fetch(url, {
+    response = await sendRequest({
       method: step.method,
+      url,
       headers,
-      body: body ?? null,
-      signal: AbortSignal.timeout(Math.max(1000, Math.min(30_000, run.deadline - Date.now()))),
+      body,
+      timeoutMs: Math.max(1000, Math.min(30_000, run.deadline - Date.now())),
     })
-    const text = await res.text()
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch {}
-    response = { status: res.status, headers: Object.fromEntries(res.headers), text, json }
   } catch (error) {
     exchange.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
     check('request', false, { message: `${step.method} ${step.path} failed: ${exchange.error}`, exchange })
@@ -469,7 +463,7 @@ type Evaluation = {
 }
 
 /** Every check an expectation makes on a response, in a fixed order. */
-export function evaluate(expect: Omit<HttpExpect, 'anyOf'>, response: Response): Evaluation[] {
+export function evaluate(expect: Omit<HttpExpect, 'anyOf'>, response: HttpResponse): Evaluation[] {
   const out: Evaluation[] = []
   if (expect.status !== undefined) {
     const ok = matchStatus(response.status, expect.status)

@@ -16,10 +16,13 @@ export class ScenarioFileError extends BaseError {
     const lines = problems.map(
       (p) => `${p.file}:${p.line}:${p.column} ${p.field ? `${p.field}: ` : ''}${p.message}`,
     )
-    super(`${problems.length} problem${problems.length === 1 ? '' : 's'} in scenario files.`, {
-      metaMessages: lines,
-      docsPath: 'docs/conformance.md',
-    })
+    // The problems are the message itself: the CLI prints only the short message by default.
+    super(
+      `${problems.length} problem${problems.length === 1 ? '' : 's'} in scenario files:\n${lines.map((l) => `  ${l}`).join('\n')}`,
+      {
+        docsPath: 'docs/conformance.md',
+      },
+    )
     this.problems = problems
   }
 }
