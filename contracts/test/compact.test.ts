@@ -744,7 +744,12 @@ describe('batchClaim', () => {
 describe('multichain claims', () => {
   // Two elements: chain 10 (this Anvil) and chain 8453 (elsewhere); the same sponsor signature
   // is claimed on the notarized chain (elements[0]) and, exogenously, on any other.
-  async function signMultichain(nonce: bigint, expires: bigint, order: 'here-first' | 'here-second') {
+  async function signMultichain(
+    nonce: bigint,
+    expires: bigint,
+    order: 'here-first' | 'here-second',
+    verifyingContract?: `0x${string}`,
+  ) {
     const here = {
       arbiter: arbiter.account.address,
       chainId: BigInt(chain.chain.id),
@@ -761,7 +766,7 @@ describe('multichain claims', () => {
     const message = { sponsor: sponsor.account.address, nonce, expires, elements }
     const notarizedChainId = Number(elements[0]!.chainId)
     const sponsorSignature = await sponsor.signTypedData({
-      domain: domain(notarizedChainId),
+      domain: verifyingContract ? { ...domain(notarizedChainId), verifyingContract } : domain(notarizedChainId),
       types: multichainTypes,
       primaryType: 'MultichainCompact',
       message,
@@ -843,6 +848,20 @@ describe('multichain claims', () => {
     // A notarized-chain claim of the same signature computes another hash (wrong order), so it fails.
     await expectRevert(
       arbiter.writeContract({ address: compact, abi, functionName: 'batchMultichainClaim', args: [common] }),
+      'InvalidSignature',
+    )
+  })
+
+  test('a compact signed for the legacy Compact address (as the SDK 1.x signs) is accepted, any other address is not', async () => {
+    const legacy = await signMultichain(23n, (await now()) + 600n, 'here-first', addresses.compactLegacy)
+    await send(
+      arbiter,
+      arbiter.writeContract({ address: compact, abi, functionName: 'batchMultichainClaim', args: [legacy.common] }),
+    )
+    expect(await tokenBalance(usdc, recipient)).toBe(50n)
+    const other = await signMultichain(24n, (await now()) + 600n, 'here-first', `0x${'12'.repeat(20)}`)
+    await expectRevert(
+      arbiter.writeContract({ address: compact, abi, functionName: 'batchMultichainClaim', args: [other.common] }),
       'InvalidSignature',
     )
   })

@@ -493,7 +493,12 @@ contract TheCompact is ReentrancyGuard {
         if (ctx.expires <= block.timestamp) revert Expired(ctx.expires);
         if (!_registered[ctx.sponsor][ctx.claimHash][ctx.typehash]) {
             bytes32 digest = EIP712.digest(_domainSeparator(ctx.domainChainId), ctx.claimHash);
-            if (!_isValidSignature(ctx.sponsor, digest, sponsorSignature)) revert InvalidSignature();
+            if (!_isValidSignature(ctx.sponsor, digest, sponsorSignature)) {
+                // Devnet compatibility: the public SDK 1.x signs compacts for the older Compact
+                // address; accept the same claim signed under that domain (see contracts/README.md).
+                bytes32 legacy = EIP712.digest(_legacyDomainSeparator(ctx.domainChainId), ctx.claimHash);
+                if (!_isValidSignature(ctx.sponsor, legacy, sponsorSignature)) revert InvalidSignature();
+            }
         }
         _authorize(allocator, ctx.claimHash, ctx.sponsor, ctx.nonce, ctx.expires, idsAndAmounts, allocatorData);
         emit ITheCompactEvents.Claim(ctx.sponsor, allocator, msg.sender, ctx.claimHash, ctx.nonce);
@@ -547,6 +552,17 @@ contract TheCompact is ReentrancyGuard {
     }
 
     // ================================================================ internals: hashing
+
+    /// @dev The older Compact address the public SDK 1.x puts in its signing domain.
+    address internal constant LEGACY_VERIFYING_CONTRACT = 0x73d2Dc0c21fca4EC1601895d50Df7f5624f07D3F;
+
+    function _legacyDomainSeparator(uint256 chainId) internal pure returns (bytes32) {
+        return keccak256(
+            abi.encode(
+                EIP712.DOMAIN_TYPEHASH, keccak256("The Compact"), keccak256("1"), chainId, LEGACY_VERIFYING_CONTRACT
+            )
+        );
+    }
 
     function _domainSeparator(uint256 chainId) internal view returns (bytes32) {
         return keccak256(
