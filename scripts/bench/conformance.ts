@@ -34,7 +34,9 @@ try {
   const shardMs = median(sharded.map((r) => r.ms))
   const checks = whole[0]!.checks
   console.log(`scenarios: ${scenarios.length}, checks per run: ${checks} (runs: ${runs}, medians)`)
-  console.log(`all packs, one process:        ${(wholeMs / 1000).toFixed(2)} s, ${(checks / (wholeMs / 1000)).toFixed(0)} checks/s`)
+  console.log(
+    `all packs, one process:        ${(wholeMs / 1000).toFixed(2)} s, ${(checks / (wholeMs / 1000)).toFixed(0)} checks/s`,
+  )
   console.log(
     `--shard 1/2 + 2/2 side by side: ${(shardMs / 1000).toFixed(2)} s (checks ${sharded[0]!.checks.join(' + ')}), ${(checks / (shardMs / 1000)).toFixed(0)} checks/s, ${(wholeMs / shardMs).toFixed(2)}x`,
   )
