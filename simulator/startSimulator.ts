@@ -1,6 +1,8 @@
 import { writeFile } from 'node:fs/promises'
 import { API_VERSIONS, type DevnetManifest } from '../conformance/spec'
+import { tokensByChain } from '../contracts/addresses'
 import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, startService } from './cli/up'
+import { createDepositProcessor, createDepositProcessorService, createPriceTable } from './deposits'
 import { type Devnet, startDevnet } from './devnet/startDevnet'
 import { createFaults, type Faults } from './faults'
 import type { HttpServices } from './http/domainServices'
@@ -62,7 +64,29 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
   })
   const stops: (() => Promise<void>)[] = []
   try {
-    const services: HttpServices = { clock: devnet, devnet }
+    // One price table for the whole service: quotes, deposit rules and POST /_devnet/prices.
+    const prices = createPriceTable()
+    const depositProcessor = createDepositProcessor({
+      chains: devnet.chains.map((chain) => ({
+        chainId: chain.chainId,
+        publicClient: chain.publicClient,
+        relayer: chain.relayerClient,
+        tokens: tokensByChain[chain.chainId] ?? [],
+      })),
+      prices,
+      clock: devnet,
+      stateDir: parameters.stateDir,
+      onError: (error) => parameters.log?.(`deposit processor: ${(error as Error).message}`),
+    })
+    await depositProcessor.start()
+    stops.push(() => depositProcessor.stop())
+
+    const services: HttpServices = {
+      clock: devnet,
+      devnet,
+      prices,
+      depositProcessor: (tenant) => createDepositProcessorService(depositProcessor, tenant),
+    }
     const service = await startService({
       port: parameters.port ?? DEFAULT_PORT,
       host: parameters.host ?? DEFAULT_HOST,

@@ -32,7 +32,11 @@ export type DomainServices = {
   quoting?: QuotingService | undefined
   intents?: IntentService | undefined
   withdrawals?: WithdrawalService | undefined
-  depositProcessor?: DepositProcessorService | undefined
+  /**
+   * The deposit processor for one tenant: configuration, deposits and events belong to the API
+   * key, and two keys never see each other's (issue 6).
+   */
+  depositProcessor?: ((tenant: string) => DepositProcessorService) | undefined
   prices?: PriceService | undefined
 }
 

@@ -23,8 +23,13 @@ const WebhookEventsQuery = z.object({
  * account registration, the deposits it saw and its webhook outbox (facts §1).
  */
 export const depositProcessorRoutes: FastifyPluginAsyncZod = async (app) => {
+  // The tenant is the caller's API key (already checked by the auth plugin).
   const service = (request: Parameters<typeof requireService>[2]) =>
-    requireService(app.services.depositProcessor, 'deposit processor', request)
+    requireService(
+      app.services.depositProcessor,
+      'deposit processor',
+      request,
+    )(String(request.headers['x-api-key']))
 
   app.post('/deposit-processor/setup', {
     schema: {
