@@ -2,7 +2,7 @@ import type { FastifySchemaCompiler } from 'fastify'
 import type { z } from 'zod'
 import type { Faults } from '../faults'
 import type { ValidationIssue } from './envelope'
-import { ApiError } from './errorCodes'
+import { type ApiError, clientError } from './errorCodes'
 
 const partNames: Record<string, string> = {
   body: 'body',
@@ -35,7 +35,7 @@ export function toValidationIssues(issues: readonly z.core.$ZodIssue[], httpPart
 /** The 400 a request that fails its schema answers with; the message names every failing field. */
 export function validationError(issues: ValidationIssue[]): ApiError {
   const lines = issues.map((issue) => `${issue.path}: ${issue.message}`)
-  return new ApiError('VALIDATION_ERROR', `Invalid request: ${lines.join('; ')}`, { data: { issues } })
+  return clientError('VALIDATION_ERROR', `Invalid request: ${lines.join('; ')}`, { data: { issues } })
 }
 
 /** preClaimExecutions.<chain> has more operations than allowed. */
@@ -61,7 +61,7 @@ export function createValidatorCompiler(faults: Faults): FastifySchemaCompiler<z
         // A schema check that throws on odd input is a schema bug, but the input is still what
         // is wrong here: answer 400, never 500, and keep the cause for the log.
         return {
-          error: new ApiError(
+          error: clientError(
             'VALIDATION_ERROR',
             `Invalid request: the ${partNames[httpPart ?? 'body'] ?? httpPart} could not be validated (${(error as Error).message}).`,
             { cause: error },

@@ -1,11 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { hash, timingSafeEqual } from 'node:crypto'
 import fp from 'fastify-plugin'
-import { ApiError } from '../errorCodes'
+import { clientError } from '../errorCodes'
 
 /** The header that carries the caller's API key (spec: Authentication §1). */
 export const API_KEY_HEADER = 'x-api-key'
 
-const digest = (value: string) => createHash('sha256').update(value).digest()
+const digest = (value: string) => hash('sha256', value, 'buffer')
 
 /**
  * Checks a key against the accepted ones in constant time: both sides are hashed to the same
@@ -35,10 +35,10 @@ export const auth = fp<{ apiKeys: readonly string[] }>(
       const key = request.headers[API_KEY_HEADER]
       if (key === undefined || key === '') {
         if (app.faults.has('auth.accept-missing-key')) return
-        throw new ApiError('UNAUTHORIZED', `The ${API_KEY_HEADER} header is missing.`)
+        throw clientError('UNAUTHORIZED', `The ${API_KEY_HEADER} header is missing.`)
       }
       if (typeof key !== 'string' || !isAccepted(key))
-        throw new ApiError('UNAUTHORIZED', `The ${API_KEY_HEADER} header does not hold a valid API key.`)
+        throw clientError('UNAUTHORIZED', `The ${API_KEY_HEADER} header does not hold a valid API key.`)
     })
   },
   { name: 'auth', dependencies: ['traceId'] },

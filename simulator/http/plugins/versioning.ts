@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import { API_VERSION_PATTERN, API_VERSIONS, type ApiVersion } from '../../../conformance/spec'
 import type { Faults } from '../../faults'
-import { ApiError } from '../errorCodes'
+import { type ApiError, clientError } from '../errorCodes'
 import type { VersionProblem } from '../types'
 
 /** The header that pins the API version (spec: Versioning §1). */
@@ -42,16 +42,16 @@ export function versionError(
       return undefined
     case 'missing':
       return requireHeader
-        ? new ApiError('VALIDATION_ERROR', `The ${VERSION_HEADER} header is required. ${known}`, { data })
+        ? clientError('VALIDATION_ERROR', `The ${VERSION_HEADER} header is required. ${known}`, { data })
         : undefined
     case 'malformed':
-      return new ApiError(
+      return clientError(
         'VALIDATION_ERROR',
         `The ${VERSION_HEADER} header ${JSON.stringify(header)} is malformed: it must match YYYY-MM.name. ${known}`,
         { data },
       )
     case 'unknown':
-      return new ApiError(
+      return clientError(
         'VALIDATION_ERROR',
         `The ${VERSION_HEADER} ${JSON.stringify(header)} is not known. ${known}`,
         {
@@ -87,7 +87,7 @@ export const versioning = fp<{ strictVersion: boolean }>(
       if (error) throw error
       const versions = config.versions
       if (versions && !versions.includes(request.apiVersion))
-        throw new ApiError(
+        throw clientError(
           'NOT_FOUND',
           `${request.method} ${request.routeOptions.url} is not served by version ${request.apiVersion}; it is served by ${versions.join(', ')}.`,
         )
