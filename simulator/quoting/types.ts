@@ -70,6 +70,8 @@ export type QuotedIntent = {
   destinationChainId: number
   /** `elements[i].chainId`, in order. */
   originChainIds: number[]
+  /** The token requests (destination tokens and amounts), in request order. */
+  outputs: { token: Address; symbol: string; decimals: number; amount: bigint }[]
   /** What each element takes, per origin chain (same order as the elements). */
   sources: FundingSource[][]
   /** alps cost (the blanc `cost` is derived from it). */

@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto'
+import { type Address, encodeAbiParameters, type Hex } from 'viem'
+import type { PrivateKeyAccount } from 'viem/accounts'
+import type { Element, IntentOp } from '../../conformance/spec'
+import { addresses } from '../../contracts/addresses'
+import { DEVNET_LOCK_TAG } from '../devnet/funding'
+import { toLockId } from '../devnet/lockTag'
+import { signServerSignature } from '../signing/serverSignature'
+import type { FundingPlan, PlanRequest } from './planFunding'
+import {
+  compactTypedData,
+  EMPTY_OP,
+  NO_GAS_REFUND,
+  type OpJson,
+  permit2TypedData,
+  singleChainOpsTypedData,
+  ZERO_VT,
+} from './typedData'
+import type { QuotedAccount, QuotedSignData, SettlementLayer } from './types'
+
+/** An execution as the route request carries it. */
+export type ExecutionInput = { to: Address; value: string | number; data: Hex }
+
+/** A fresh 248-bit nonce (never zero, fits every nonce slot; Permit2 uses its bitmap word and bit). */
+export const randomNonce = (): bigint => BigInt(`0x${randomBytes(31).toString('hex')}`) | 1n
+
+export const toOp = (executions: readonly ExecutionInput[] | undefined): OpJson =>
+  executions?.length
+    ? {
+        vt: ZERO_VT,
+        ops: executions.map((e) => ({ to: e.to, value: BigInt(e.value).toString(), data: e.data })),
+      }
+    : EMPTY_OP
+
+/** Parameters of {@link buildIntentOp}. */
+export type BuildIntentOpParameters = {
+  plan: FundingPlan
+  requests: readonly PlanRequest[]
+  account: QuotedAccount
+  recipient: Address
+  recipientAccount?: Record<string, unknown> | undefined
+  destinationChainId: number
+  destinationExecutions?: readonly ExecutionInput[] | undefined
+  preClaimExecutions?: Record<string, readonly ExecutionInput[]> | undefined
+  minGas: bigint
+  now: number
+  /** Quote lifetime: the fill deadline is `now + ttl + fillWindow`. */
+  ttlSeconds: number
+  settlementLayer: SettlementLayer
+  signedMetadata: IntentOp['signedMetadata']
+  server: PrivateKeyAccount
+  nonce?: bigint | undefined
+  targetExecutionNonce?: bigint | undefined
+}
+
+/** Seconds the relayer has to fill after the quote expires, and to claim after the fill deadline. */
+export const FILL_WINDOW_SECONDS = 600
+export const CLAIM_WINDOW_SECONDS = 3600
+
+/**
+ * Builds the IntentOp of a funding plan as docs/settlement.md maps it to the contracts (one
+ * element per origin chain, real lock ids, the Mandate, the qualifier), signs it with the server
+ * key, and makes the typed data the user signs (blanc `signData`).
+ */
+export async function buildIntentOp(
+  parameters: BuildIntentOpParameters,
+): Promise<{ intentOp: IntentOp; signData: QuotedSignData }> {
+  const { plan, requests, account, recipient, destinationChainId, now, ttlSeconds, settlementLayer } =
+    parameters
+  const nonce = (parameters.nonce ?? randomNonce()).toString()
+  const targetExecutionNonce = (parameters.targetExecutionNonce ?? randomNonce()).toString()
+  const fillDeadline = String(now + ttlSeconds + FILL_WINDOW_SECONDS)
+  const expires = String(now + ttlSeconds + FILL_WINDOW_SECONDS + CLAIM_WINDOW_SECONDS)
+  const destinationOps = toOp(parameters.destinationExecutions)
+  const tokenOut = requests.map((r): [string, string] => [
+    toLockId(DEVNET_LOCK_TAG, r.token.address).toString(),
+    r.amount.toString(),
+  ])
+  const settlementContext = {
+    settlementLayer,
+    fundingMethod: plan.method,
+    using7579: account.isSmartAccount,
+    gasRefund: { token: NO_GAS_REFUND.token, exchangeRate: 0, overhead: 0 },
+  }
+  const encodedVal = encodeAbiParameters(
+    [{ type: 'string' }, { type: 'string' }, { type: 'bool' }],
+    [settlementLayer, plan.method, account.isSmartAccount],
+  )
+
+  const elements: Element[] = plan.chainIds.map((chainId) => {
+    const idsAndAmounts = new Map<bigint, bigint>()
+    for (const allocation of plan.allocations)
+      for (const source of allocation.sources)
+        if (source.chainId === chainId)
+          idsAndAmounts.set(source.lockId, (idsAndAmounts.get(source.lockId) ?? 0n) + source.amount)
+    const pairs = [...idsAndAmounts].map(([id, amount]): [string, string] => [
+      id.toString(),
+      amount.toString(),
+    ])
+    return {
+      arbiter: addresses.arbiter,
+      chainId: String(chainId),
+      idsAndAmounts: pairs,
+      spendTokens: pairs,
+      mandate: {
+        recipient,
+        tokenOut,
+        destinationChainId: String(destinationChainId),
+        fillDeadline,
+        preClaimOps: toOp(parameters.preClaimExecutions?.[String(chainId)]),
+        destinationOps,
+        qualifier: { settlementContext, encodedVal },
+        minGas: parameters.minGas.toString(),
+      },
+    }
+  })
+
+  const unsigned: IntentOp = {
+    sponsor: account.address,
+    nonce,
+    expires,
+    elements,
+    serverSignature: '0x',
+    signedMetadata: parameters.signedMetadata,
+    targetExecutionNonce,
+  }
+  const serverSignature = await signServerSignature(unsigned, parameters.server)
+  const intentOp: IntentOp = { ...unsigned, serverSignature }
+
+  const origin =
+    plan.method === 'COMPACT'
+      ? elements.map(() => compactTypedData(intentOp))
+      : elements.map((element) => permit2TypedData(element, nonce, expires))
+  const destinationParameters = { account: account.address, destinationChainId, op: destinationOps }
+  const signData: QuotedSignData = {
+    origin,
+    destination: singleChainOpsTypedData({ ...destinationParameters, nonce }),
+    ...(destinationOps.ops.length
+      ? {
+          targetExecution: singleChainOpsTypedData({ ...destinationParameters, nonce: targetExecutionNonce }),
+        }
+      : {}),
+  }
+  return { intentOp, signData }
+}

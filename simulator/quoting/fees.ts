@@ -1,0 +1,121 @@
+import { PRICE_SCALE, priceE8 } from './prices'
+
+/** The five fee parts of the spec's FeeParts, in raw units of one token. */
+export type FeeParts = {
+  gasFee: bigint
+  bridgeFee: bigint
+  protocolFee: bigint
+  swapFee: bigint
+  settlementFee: bigint
+}
+export const FEE_KEYS = ['gasFee', 'bridgeFee', 'protocolFee', 'swapFee', 'settlementFee'] as const
+
+/** The fee model of the devnet (documented in docs/quoting.md). */
+export const FEE_MODEL = {
+  /** Gas of one claim on an origin chain, plus per extra id. */
+  claimGas: 150_000n,
+  claimGasPerExtraId: 40_000n,
+  /** Gas of a fill on the destination (without destination ops: minGas is added). */
+  fillGas: 120_000n,
+  /** Priority fee added to each chain's base fee. */
+  priorityFeeWei: 100_000_000n,
+  /** Basis points of the requested amount, when any of it comes from another chain than the destination. */
+  bridgeBps: 5n,
+  protocolBps: 2n,
+  settlementBps: 1n,
+  /** Routes deliver the same token as they take: no swap. */
+  swapBps: 0n,
+} as const
+
+/** Which parts the sponsor pays (`options.sponsorSettings`). */
+export type Sponsorship = { gas: boolean; bridge: boolean; swap: boolean }
+
+const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b
+const bps = (amount: bigint, points: bigint) => ceilDiv(amount * points, 10_000n)
+
+/** Gas of each origin claim and of the fill, in wei, for a plan. */
+export type GasEstimate = {
+  origin: { chainId: number; gas: bigint; wei: bigint }[]
+  destination: { chainId: number; gas: bigint; wei: bigint }
+  totalWei: bigint
+}
+
+/** Estimates gas for claims on `originChains` (ids per chain) and the fill on the destination. */
+export function estimateGas(parameters: {
+  origins: { chainId: number; ids: number }[]
+  destinationChainId: number
+  minGas: bigint
+  gasPrices: Record<number, bigint>
+}): GasEstimate {
+  const price = (chainId: number) => parameters.gasPrices[chainId] ?? FEE_MODEL.priorityFeeWei
+  const origin = parameters.origins.map(({ chainId, ids }) => {
+    const gas = FEE_MODEL.claimGas + FEE_MODEL.claimGasPerExtraId * BigInt(Math.max(0, ids - 1))
+    return { chainId, gas, wei: gas * price(chainId) }
+  })
+  const destGas = FEE_MODEL.fillGas + parameters.minGas
+  const destination = {
+    chainId: parameters.destinationChainId,
+    gas: destGas,
+    wei: destGas * price(parameters.destinationChainId),
+  }
+  return { origin, destination, totalWei: origin.reduce((s, o) => s + o.wei, destination.wei) }
+}
+
+/** Converts wei of gas to raw units of a token, rounded up (integer prices of 1e-8 USD). */
+export function weiToToken(
+  wei: bigint,
+  ethPrice: number,
+  token: { decimals: number; price: number },
+): bigint {
+  const numerator = wei * priceE8(ethPrice) * 10n ** BigInt(token.decimals)
+  const denominator = 10n ** 18n * priceE8(token.price)
+  return denominator === 0n ? 0n : ceilDiv(numerator, denominator)
+}
+
+/**
+ * The fees of one token request, in raw units of its token: `all` are the fees of the route,
+ * `user` what the user pays after sponsorship, `sponsored` the rest. The gas of the whole intent
+ * is charged to the first token request (`gasWei` is 0 for the others).
+ */
+export function feesForRequest(parameters: {
+  amount: bigint
+  crossChain: boolean
+  gasWei: bigint
+  ethPrice: number
+  token: { decimals: number; price: number }
+  sponsorship: Sponsorship
+}): { all: FeeParts; user: FeeParts; sponsored: FeeParts } {
+  const { amount, crossChain, gasWei, ethPrice, token, sponsorship } = parameters
+  const all: FeeParts = {
+    gasFee: gasWei > 0n ? weiToToken(gasWei, ethPrice, token) : 0n,
+    bridgeFee: crossChain ? bps(amount, FEE_MODEL.bridgeBps) : 0n,
+    protocolFee: bps(amount, FEE_MODEL.protocolBps),
+    swapFee: bps(amount, FEE_MODEL.swapBps),
+    settlementFee: bps(amount, FEE_MODEL.settlementBps),
+  }
+  const sponsoredKey = {
+    gasFee: sponsorship.gas,
+    bridgeFee: sponsorship.bridge,
+    swapFee: sponsorship.swap,
+  } as Record<string, boolean>
+  const user = { ...all }
+  const sponsored: FeeParts = { gasFee: 0n, bridgeFee: 0n, protocolFee: 0n, swapFee: 0n, settlementFee: 0n }
+  for (const key of FEE_KEYS)
+    if (sponsoredKey[key]) {
+      sponsored[key] = all[key]
+      user[key] = 0n
+    }
+  return { all, user, sponsored }
+}
+
+/** Sum of fee parts. */
+export const sumFees = (fees: FeeParts): bigint => FEE_KEYS.reduce((s, k) => s + fees[k], 0n)
+
+/** Fee parts as the spec's integer strings. */
+export const feePartsJson = (fees: FeeParts) =>
+  Object.fromEntries(FEE_KEYS.map((k) => [k, fees[k].toString()])) as Record<
+    (typeof FEE_KEYS)[number],
+    string
+  >
+
+export { PRICE_SCALE }

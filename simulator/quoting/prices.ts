@@ -1,0 +1,68 @@
+import type { PriceService } from '../http/domainServices'
+import { ApiError } from '../http/errorCodes'
+
+/**
+ * The devnet's USD price table, by token symbol: THE canonical one (quoting prices fees with it,
+ * `POST /_devnet/prices` changes it, and the deposit rules should read the same instance).
+ */
+export type PriceTable = PriceService & {
+  /** The USD price of `symbol` (case-insensitive), or undefined when the table has none. */
+  get(symbol: string): number | undefined
+  /** Every price. */
+  all(): Record<string, number>
+}
+
+/** Default prices: stablecoins at their peg, ether at a round number. */
+export const DEFAULT_PRICES: Readonly<Record<string, number>> = {
+  USDC: 1,
+  USDT: 1,
+  USDT0: 1,
+  DAI: 1,
+  ETH: 3000,
+  WETH: 3000,
+}
+
+/**
+ * Creates the price table. `setPrices` merges and answers every price; a price that is not a
+ * positive finite number is refused (400) and nothing changes.
+ *
+ * @example
+ * const prices = createPriceTable()
+ * await prices.setPrices({ WETH: 2500 })
+ */
+export function createPriceTable(initial: Readonly<Record<string, number>> = DEFAULT_PRICES): PriceTable {
+  const table = new Map<string, number>(Object.entries(initial).map(([k, v]) => [k.toUpperCase(), v]))
+  return {
+    get: (symbol) => table.get(symbol.toUpperCase()),
+    all: () => Object.fromEntries(table),
+    async setPrices(prices) {
+      const bad = Object.entries(prices).filter(
+        ([, p]) => typeof p !== 'number' || !Number.isFinite(p) || p <= 0,
+      )
+      if (bad.length)
+        throw new ApiError(
+          'VALIDATION_ERROR',
+          `Prices must be positive numbers: ${bad.map(([s]) => s).join(', ')}.`,
+          {
+            data: { symbols: bad.map(([s]) => s) },
+          },
+        )
+      for (const [symbol, price] of Object.entries(prices)) table.set(symbol.toUpperCase(), price)
+      return Object.fromEntries(table)
+    },
+  }
+}
+
+/** Prices are handled as integers of 1e-8 USD, so fee arithmetic stays in integers. */
+export const PRICE_SCALE = 100_000_000n
+
+/** A USD price as an integer of 1e-8 USD. */
+export const priceE8 = (price: number): bigint => BigInt(Math.round(price * 1e8))
+
+/** The value of `raw` units of a token in micro-USD (integer, rounded down). */
+export function microUsd(raw: bigint, decimals: number, price: number): bigint {
+  return (raw * priceE8(price)) / (10n ** BigInt(decimals) * 100n)
+}
+
+/** micro-USD as a JSON number of USD. */
+export const usdNumber = (micro: bigint): number => Number(micro) / 1e6

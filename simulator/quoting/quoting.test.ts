@@ -1,0 +1,378 @@
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import {
+  type Address,
+  concat,
+  erc20Abi,
+  type Hex,
+  hashStruct,
+  hashTypedData,
+  keccak256,
+  maxUint256,
+  parseUnits,
+} from 'viem'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import {
+  AlpsRouteResponse,
+  BlancRouteResponse,
+  type IntentOp,
+  type RouteRequest,
+} from '../../conformance/spec'
+import { addresses, tokensByChain } from '../../contracts/addresses'
+import * as artifacts from '../../contracts/generated/artifacts'
+import type { Devnet } from '../devnet/startDevnet'
+import { startDevnet } from '../devnet/startDevnet'
+import { buildApp } from '../http/app'
+import type { ApiError } from '../http/errorCodes'
+import { verifyServerSignature } from '../signing/serverSignature'
+import { createQuotingService, type QuotingServiceInstance } from './quotingService'
+import type { QuotedIntent } from './types'
+
+const require = createRequire(import.meta.url)
+const sdkDir = dirname(require.resolve('@rhinestone/sdk'))
+const sdkPermit2 = require(join(sdkDir, 'execution/permit2.js'))
+const sdkCompact = require(join(sdkDir, 'execution/compact.js'))
+
+let devnet: Devnet
+let quoting: QuotingServiceInstance
+const USDC = (chainId: number) => tokensByChain[chainId]?.find((t) => t.symbol === 'USDC')?.address as Address
+const usdc = (n: number) => parseUnits(String(n), 6)
+
+beforeAll(async () => {
+  devnet = await startDevnet({ chainIds: [1, 8453], accountCount: 4 })
+  quoting = createQuotingService({ chains: devnet.chains, server: devnet.keys.server.account, clock: devnet })
+}, 120_000)
+afterAll(async () => {
+  await devnet?.stop()
+})
+
+const account = (i: number) => devnet.keys.accounts[i] as (typeof devnet.keys.accounts)[number]
+const request = (overrides: Partial<RouteRequest> = {}): RouteRequest => ({
+  destinationChainId: 8453,
+  tokenRequests: [{ tokenAddress: USDC(8453), amount: usdc(100).toString() }],
+  account: { address: account(0).address, accountType: 'EOA' },
+  ...overrides,
+})
+
+async function errorOf(promise: Promise<unknown>) {
+  return promise.then(
+    () => undefined,
+    (e) => e as ApiError,
+  )
+}
+
+/** The Compact claim the relayer would send for element `index`, dry-run against the arbiter. */
+async function dryRunCompactClaim(intentOp: IntentOp, signature: Hex, index: number) {
+  const typed = (await import('./typedData')).compactTypedData(intentOp)
+  // biome-ignore lint/suspicious/noExplicitAny: typed data in JSON form
+  const t = typed as any
+  const claimHash = hashStruct({ types: t.types, primaryType: 'MultichainCompact', data: t.message })
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  const elementHashes = t.message.elements.map((e: any) =>
+    hashStruct({ types: t.types, primaryType: 'Element', data: e }),
+  )
+  const element = intentOp.elements[index] as IntentOp['elements'][number]
+  const chain = devnet.chain(Number(element.chainId))
+  const separator = await chain.publicClient.readContract({
+    address: addresses.compact,
+    abi: artifacts.TheCompact.abi,
+    functionName: 'DOMAIN_SEPARATOR',
+  })
+  const allocatorData = await devnet.keys.allocator.account.sign({
+    hash: keccak256(concat(['0x1901', separator, claimHash])),
+  })
+  const mandate = t.message.elements[index].mandate
+  return chain.publicClient.simulateContract({
+    account: devnet.keys.relayer.account,
+    address: addresses.arbiter,
+    abi: artifacts.IntentArbiter.abi,
+    functionName: 'claimCompact',
+    args: [
+      {
+        sponsor: intentOp.sponsor as Address,
+        nonce: BigInt(intentOp.nonce),
+        expires: BigInt(intentOp.expires),
+        idsAndAmounts: element.idsAndAmounts.map(
+          ([id, amount]) => [BigInt(id), BigInt(amount)] as [bigint, bigint],
+        ),
+        mandate: toMandateArg(mandate),
+        elementIndex: BigInt(index),
+        notarizedChainId: BigInt(intentOp.elements[0]?.chainId ?? 0),
+        additionalChains: elementHashes.filter((_: unknown, i: number) => i !== index),
+        sponsorSignature: signature,
+        allocatorData,
+      },
+    ],
+  })
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: Mandate message in JSON form or the SDK's bigint form
+function toMandateArg(m: any) {
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  const op = (o: any) => ({
+    vt: o.vt as Hex,
+    ops: o.ops.map((x: any) => ({ to: x.to, value: BigInt(x.value), data: x.data })),
+  })
+  return {
+    target: {
+      recipient: m.target.recipient as Address,
+      // biome-ignore lint/suspicious/noExplicitAny: as above
+      tokenOut: m.target.tokenOut.map((x: any) => ({ token: x.token as Address, amount: BigInt(x.amount) })),
+      targetChain: BigInt(m.target.targetChain),
+      fillExpiry: BigInt(m.target.fillExpiry),
+    },
+    minGas: BigInt(m.minGas),
+    originOps: op(m.originOps),
+    destOps: op(m.destOps),
+    q: m.q as Hex,
+  }
+}
+
+describe('blanc routes', () => {
+  test('one route per chain able to fund, sorted by cost, signed data our contracts verify', async () => {
+    const response = await quoting.routeBlanc(request())
+    expect(BlancRouteResponse.safeParse(response).success).toBe(true)
+    expect(response.routes.length).toBeGreaterThanOrEqual(2)
+    const costs = response.routes.map(
+      (r) => (r.cost as unknown as { fees: { totalUsd: number } }).fees.totalUsd,
+    )
+    expect([...costs].sort((a, b) => a - b)).toEqual(costs)
+    expect(quoting.lastQuoteRpcRoundTrips()).toBeLessThanOrEqual(devnet.chains.length)
+
+    for (const route of response.routes) {
+      const stored = quoting.quotes.get(route.intentId)?.quote as QuotedIntent
+      expect(stored).toBeDefined()
+      expect(await verifyServerSignature(stored.intentOp, devnet.keys.server.address)).toBe(true)
+      // Lock ids with a non-zero top byte (the SDK slices toHex(id)).
+      for (const e of stored.intentOp.elements)
+        for (const [id] of e.idsAndAmounts) expect(BigInt(id) >> 248n).not.toBe(0n)
+
+      // Cost arithmetic: inputs = output + every fee part, exactly, in raw units.
+      const cost = route.cost as unknown as {
+        input: { amount: string }[]
+        output: { amount: string }[]
+        fees: { breakdown: Record<string, { usd: number; amounts: { amount: string }[] }>; totalUsd: number }
+      }
+      const inSum = cost.input.reduce((s, i) => s + BigInt(i.amount), 0n)
+      const feeSum = Object.values(cost.fees.breakdown).reduce(
+        (s, f) => s + BigInt(f.amounts[0]?.amount ?? '0'),
+        0n,
+      )
+      expect(inSum).toBe(BigInt(cost.output[0]?.amount ?? '0') + feeSum)
+      const usdSum = Object.values(cost.fees.breakdown).reduce((s, f) => s + Math.round(f.usd * 1e6), 0)
+      expect(usdSum).toBe(Math.round(cost.fees.totalUsd * 1e6))
+      expect(cost.fees.breakdown.gas?.usd).toBeGreaterThan(0)
+
+      // Sign the origin typed data exactly as given; the arbiter's claim (dry run) accepts it.
+      const origin = route.signData.origin[0] as Parameters<typeof account0.signTypedData>[0]
+      const account0 = account(0).account
+      const signature = await account0.signTypedData(origin)
+      if (stored.fundingMethod === 'COMPACT')
+        for (const [i] of stored.intentOp.elements.entries())
+          await dryRunCompactClaim(stored.intentOp, signature, i)
+
+      // Destination typed data: its digest is the executor's own.
+      const dest = route.signData.destination as Parameters<typeof hashTypedData>[0]
+      const digest = await devnet.chain(8453).publicClient.readContract({
+        address: addresses.intentExecutor,
+        abi: artifacts.IntentExecutor.abi,
+        functionName: 'getSingleChainOpsDigest',
+        args: [
+          {
+            account: account(0).address,
+            nonce: BigInt(stored.intentOp.nonce),
+            op: { vt: `0x${'00'.repeat(32)}`, ops: [] },
+            gasRefund: {
+              token: '0x0000000000000000000000000000000000000000',
+              exchangeRate: 0n,
+              overhead: 0n,
+            },
+          },
+        ],
+      })
+      expect(hashTypedData(dest)).toBe(digest)
+    }
+  })
+
+  test('an SDK 1.x COMPACT signature (legacy domain) is accepted too', async () => {
+    const alps = await quoting.routeAlps(request())
+    expect(alps.intentOp.elements[0]?.mandate.qualifier.settlementContext.fundingMethod).toBe('COMPACT')
+    const typed = sdkCompact.getCompactTypedData(alps.intentOp)
+    const signature = await account(0).account.signTypedData(typed)
+    await dryRunCompactClaim(alps.intentOp, signature, 0)
+    // The same claim with another signer's signature reverts: the dry runs can fail.
+    const wrong = await account(2).account.signTypedData(typed)
+    await expect(dryRunCompactClaim(alps.intentOp, wrong, 0)).rejects.toThrow()
+  })
+
+  test('insufficient funds: blanc 422 with details, alps hasFulfilledAll false with tokenRequirements', async () => {
+    const big = request({
+      tokenRequests: [{ tokenAddress: USDC(8453), amount: usdc(50_000_000).toString() }],
+    })
+    const error = await errorOf(quoting.routeBlanc(big))
+    expect(error?.code).toBe('INSUFFICIENT_LIQUIDITY')
+    expect(error?.data?.tokenRequirements).toBeDefined()
+    const alps = await quoting.routeAlps(big)
+    expect(AlpsRouteResponse.safeParse(alps).success).toBe(true)
+    expect(alps.intentCost.hasFulfilledAll).toBe(false)
+    expect(Object.keys(alps.tokenRequirements ?? {})).toEqual([USDC(8453)])
+  })
+
+  test('a multi-chain split when no single chain can fund', async () => {
+    const response = await quoting.routeBlanc(
+      request({ tokenRequests: [{ tokenAddress: USDC(8453), amount: usdc(15_000).toString() }] }),
+    )
+    const stored = quoting.quotes.get(response.routes[0]?.intentId ?? '')?.quote as QuotedIntent
+    expect(stored.originChainIds).toEqual([8453, 1])
+    expect(stored.intentOp.elements).toHaveLength(2)
+    const signature = await account(0).account.signTypedData(response.routes[0]?.signData.origin[0] as never)
+    await dryRunCompactClaim(stored.intentOp, signature, 0)
+    await dryRunCompactClaim(stored.intentOp, signature, 1)
+  })
+
+  test('accountAccessList restricts chains and tokens (by address or symbol)', async () => {
+    const only1 = await quoting.routeBlanc(request({ accountAccessList: { chainIds: [1] } }))
+    for (const r of only1.routes) expect(quoting.quotes.get(r.intentId)?.quote.originChainIds).toEqual([1])
+    const byToken = await quoting.routeBlanc(
+      request({ accountAccessList: { chainTokens: { '8453': ['USDC'] } } }),
+    )
+    for (const r of byToken.routes)
+      expect(quoting.quotes.get(r.intentId)?.quote.originChainIds).toEqual([8453])
+    const excluded = await errorOf(
+      quoting.routeBlanc(request({ accountAccessList: { exclude: { tokens: [USDC(1), 'usdc'] } } })),
+    )
+    expect(excluded?.code).toBe('INSUFFICIENT_LIQUIDITY')
+    const unknown = await errorOf(
+      quoting.routeBlanc(request({ accountAccessList: { chainIds: [10], tokens: ['DOGE'] } })),
+    )
+    expect(unknown?.code).toBe('VALIDATION_ERROR')
+    expect(unknown?.message).toContain('10')
+  })
+
+  test('sponsorship moves gas and bridge fees off the user', async () => {
+    const plain = await quoting.routeAlps(request({ accountAccessList: { chainIds: [1] } }))
+    const sponsored = await quoting.routeAlps(
+      request({
+        accountAccessList: { chainIds: [1] },
+        options: { sponsorSettings: { gasSponsored: true, bridgeFeesSponsored: true } },
+      }),
+    )
+    const fee = (r: typeof plain) => r.intentCost.tokensReceived[0]?.feeBreakdown
+    expect(BigInt(fee(plain)?.gasFee ?? '0')).toBeGreaterThan(0n)
+    expect(BigInt(fee(plain)?.bridgeFee ?? '0')).toBeGreaterThan(0n)
+    expect(fee(sponsored)?.gasFee).toBe('0')
+    expect(fee(sponsored)?.bridgeFee).toBe('0')
+    expect(sponsored.intentCost.sponsorFee.relayer).toBeGreaterThan(0)
+    const t = sponsored.intentCost.tokensReceived[0] as unknown as {
+      amountSpentRaw: string
+      targetAmountRaw: string
+      feeRaw: string
+      feeBreakdown: Record<string, string>
+    }
+    expect(BigInt(t.amountSpentRaw)).toBe(BigInt(t.targetAmountRaw) + BigInt(t.feeRaw))
+    expect(Object.values(t.feeBreakdown).reduce((s, v) => s + BigInt(v), 0n)).toBe(BigInt(t.feeRaw))
+  })
+
+  test('400s: unknown accountType, destination not run, unknown token', async () => {
+    const type = await errorOf(
+      quoting.routeAlps(request({ account: { address: account(0).address, accountType: 'Safe' } })),
+    )
+    expect(type?.code).toBe('VALIDATION_ERROR')
+    expect(type?.message).toContain('EOA, smartAccount, ERC7579')
+    const dest = await errorOf(quoting.routeAlps(request({ destinationChainId: 10 })))
+    expect(dest?.message).toContain('10')
+    const token = await errorOf(
+      quoting.routeAlps(request({ tokenRequests: [{ tokenAddress: USDC(1), amount: '1' }] })),
+    )
+    expect(token?.code).toBe('VALIDATION_ERROR')
+    expect(token?.message).toContain(USDC(1))
+  })
+})
+
+describe('alps with Permit2 (EOA) and the SDK 1.x', () => {
+  test('an EOA that approved Permit2 gets a PERMIT2 intent the SDK signs and the arbiter accepts', async () => {
+    const eoa = account(1)
+    const chain = devnet.chain(1)
+    const wallet = (await import('viem')).createWalletClient({
+      chain: chain.chain,
+      transport: (await import('viem')).http(chain.rpcUrl),
+      account: eoa.account,
+    })
+    const hash = await wallet.writeContract({
+      address: USDC(1),
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [addresses.permit2, maxUint256],
+    })
+    await chain.publicClient.waitForTransactionReceipt({ hash })
+    const response = await quoting.routeAlps(
+      request({
+        account: { address: eoa.address, accountType: 'EOA', setupOps: [] },
+        tokenRequests: [{ tokenAddress: USDC(8453), amount: usdc(20_000).toString() }],
+      }),
+    )
+    expect(AlpsRouteResponse.safeParse(response).success).toBe(true)
+    const { intentOp } = response
+    expect(await verifyServerSignature(intentOp, devnet.keys.server.address)).toBe(true)
+    expect(
+      await verifyServerSignature(
+        { ...intentOp, nonce: String(BigInt(intentOp.nonce) + 1n) },
+        devnet.keys.server.address,
+      ),
+    ).toBe(false)
+    const element = intentOp.elements[0] as IntentOp['elements'][number]
+    expect(element.mandate.qualifier.settlementContext.fundingMethod).toBe('PERMIT2')
+    const typed = sdkPermit2.getTypedData(element, BigInt(intentOp.nonce), BigInt(intentOp.expires))
+    const signature = await eoa.account.signTypedData(typed)
+    await chain.publicClient.simulateContract({
+      account: devnet.keys.relayer.account,
+      address: addresses.arbiter,
+      abi: artifacts.IntentArbiter.abi,
+      functionName: 'claimPermit2',
+      args: [
+        {
+          sponsor: intentOp.sponsor as Address,
+          nonce: BigInt(intentOp.nonce),
+          expires: BigInt(intentOp.expires),
+          idsAndAmounts: element.idsAndAmounts.map(
+            ([id, amount]) => [BigInt(id), BigInt(amount)] as [bigint, bigint],
+          ),
+          mandate: toMandateArg(typed.message.mandate),
+          signature,
+        },
+      ],
+    })
+  })
+})
+
+describe('HTTP', () => {
+  test('POST /intents/route answers both versions through the app', async () => {
+    const app = await buildApp({ apiKeys: ['k'] }, { clock: devnet, quoting })
+    const body = request({ account: { address: account(0).address, accountType: 'ERC7579' } })
+    const blanc = await app.inject({
+      method: 'POST',
+      url: '/intents/route',
+      headers: { 'x-api-key': 'k', 'x-api-version': '2026-04.blanc' },
+      payload: body,
+    })
+    expect(blanc.statusCode).toBe(200)
+    expect(BlancRouteResponse.safeParse(blanc.json()).success).toBe(true)
+    const alps = await app.inject({
+      method: 'POST',
+      url: '/intents/route',
+      headers: { 'x-api-key': 'k', 'x-api-version': '2026-01.alps' },
+      payload: body,
+    })
+    expect(alps.statusCode).toBe(200)
+    expect(AlpsRouteResponse.safeParse(alps.json()).success).toBe(true)
+    expect(alps.json().intentOp.elements[0].mandate.qualifier.settlementContext.using7579).toBe(true)
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/intents/route',
+      headers: { 'x-api-key': 'k', 'x-api-version': '2026-04.blanc' },
+      payload: { ...body, account: { address: account(0).address, accountType: 'Weird' } },
+    })
+    expect(bad.statusCode).toBe(400)
+    await app.close()
+  })
+})

@@ -1,0 +1,564 @@
+import { type Address, type Chain, getAddress } from 'viem'
+import type { PrivateKeyAccount } from 'viem/accounts'
+import type { AlpsRouteResponse, BlancRouteResponse, IntentCost, RouteRequest } from '../../conformance/spec'
+import { type TokenInfo, tokensByChain } from '../../contracts/addresses'
+import type { QuotingService } from '../http/domainServices'
+import { ApiError } from '../http/errorCodes'
+import { createQuoteStore, type QuoteStore } from '../intents/quoteStore'
+import type { Clock } from '../services'
+import { buildIntentOp, type ExecutionInput } from './buildIntentOp'
+import {
+  estimateGas,
+  FEE_KEYS,
+  FEE_MODEL,
+  type FeeParts,
+  feePartsJson,
+  feesForRequest,
+  sumFees,
+} from './fees'
+import { type FundingPlan, type PlanRequest, partialPlan, planFunding, shortfall } from './planFunding'
+import { createPriceTable, microUsd, type PriceTable, usdNumber } from './prices'
+import { type ChainHoldings, countRoundTrips, createBalanceChains, readBalances } from './readBalances'
+import {
+  ACCOUNT_TYPES,
+  type AccountType,
+  type FundingMethod,
+  type QuotedAccount,
+  type QuotedIntent,
+} from './types'
+
+/** A chain the service quotes on (a DevnetChain fits). */
+export type QuotingChain = { chainId: number; chain: Chain; rpcUrl: string }
+
+/** Parameters of {@link createQuotingService}. */
+export type CreateQuotingServiceParameters = {
+  chains: readonly QuotingChain[]
+  /** Signs `serverSignature` (devnet.keys.server.account). */
+  server: PrivateKeyAccount
+  clock: Clock
+  /** Quote lifetime (`--quote-ttl`), default 300. */
+  ttlSeconds?: number | undefined
+  prices?: PriceTable | undefined
+  tokens?: Record<number, readonly TokenInfo[]> | undefined
+}
+
+/** One quoted route before it is stored. */
+type Route = { quoted: QuotedIntent; userFeeMicroUsd: bigint }
+
+/** The quoting service, with its quote store, price table and RPC counter. */
+export type QuotingServiceInstance = QuotingService & {
+  quotes: QuoteStore<QuotedIntent>
+  prices: PriceTable
+  /** JSON-RPC round trips made by the last quote (per quote, also under concurrency). */
+  lastQuoteRpcRoundTrips(): number
+  /** JSON-RPC round trips since start. */
+  rpcRoundTrips(): number
+}
+
+/**
+ * The quoting service behind `POST /intents/route` (alps and blanc) and `POST /quotes`: reads
+ * balances (one Multicall3 per chain), plans funding, prices, builds and signs the IntentOp.
+ */
+export function createQuotingService(parameters: CreateQuotingServiceParameters): QuotingServiceInstance {
+  const { clock, server } = parameters
+  const ttlSeconds = parameters.ttlSeconds ?? 300
+  const prices = parameters.prices ?? createPriceTable()
+  const tokens = parameters.tokens ?? tokensByChain
+  const quotes = createQuoteStore<QuotedIntent>({ clock, ttlSeconds })
+  const { chains, rpc } = createBalanceChains(
+    parameters.chains.map((c) => ({ ...c, tokens: tokens[c.chainId] ?? [] })),
+  )
+  let lastCount = 0
+
+  async function quote(
+    request: RouteRequest,
+    all: boolean,
+  ): Promise<{
+    routes: Route[]
+    holdings: ChainHoldings[]
+    requests: PlanRequest[]
+    missing?: ReturnType<typeof shortfall>
+  }> {
+    const destinationChainId = Number(request.destinationChainId)
+    const running = chains.map((c) => c.chainId)
+    if (!running.includes(destinationChainId))
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `Destination chain ${destinationChainId} is not run by this devnet (chains: ${running.join(', ')}).`,
+        {
+          data: { destinationChainId, chains: running },
+        },
+      )
+    const accountType = (request.account.accountType ?? 'EOA') as AccountType
+    if (!ACCOUNT_TYPES.includes(accountType))
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `Unknown accountType '${request.account.accountType}'; accepted: ${ACCOUNT_TYPES.join(', ')}.`,
+        {
+          data: { accountType: request.account.accountType, accepted: ACCOUNT_TYPES },
+        },
+      )
+    const destTokens = tokens[destinationChainId] ?? []
+    const requests: PlanRequest[] = request.tokenRequests.map((tr) => {
+      const token = destTokens.find((t) => t.address.toLowerCase() === tr.tokenAddress.toLowerCase())
+      if (!token)
+        throw new ApiError(
+          'VALIDATION_ERROR',
+          `Unknown token ${tr.tokenAddress} on chain ${destinationChainId} (known: ${destTokens.map((t) => `${t.symbol} ${t.address}`).join(', ')}).`,
+          {
+            data: { tokenAddress: tr.tokenAddress, chainId: destinationChainId },
+          },
+        )
+      return { symbol: token.symbol, token, amount: BigInt(tr.amount) }
+    })
+    validateAccessList(request, running)
+    const account: QuotedAccount = {
+      address: getAddress(request.account.address),
+      accountType,
+      isSmartAccount: accountType !== 'EOA',
+      setupOps: (request.account.setupOps ?? []) as QuotedAccount['setupOps'],
+      delegations: request.account.delegations,
+    }
+    const recipient = getAddress(request.recipient?.address ?? request.account.address)
+    const destinationExecutions = request.destinationExecutions as ExecutionInput[] | undefined
+    const minGas = destinationExecutions?.length ? BigInt(request.destinationGasUnits ?? 500_000) : 0n
+    const sponsor = request.options?.sponsorSettings
+    const sponsorship = {
+      gas: !!sponsor?.gasSponsored,
+      bridge: !!sponsor?.bridgeFeesSponsored,
+      swap: !!sponsor?.swapFeesSponsored,
+    }
+
+    const holdings = await readBalances(chains, account.address)
+    const gasPrices = Object.fromEntries(
+      holdings.map((h) => [h.chainId, h.baseFee + FEE_MODEL.priorityFeeWei]),
+    ) as Record<number, bigint>
+    const ethPrice = price('ETH')
+
+    const costOf = (chainIds: number[], plan?: FundingPlan) => {
+      const gas = estimateGas({
+        origins: chainIds.map((chainId) => ({
+          chainId,
+          ids: plan
+            ? new Set(
+                plan.allocations.flatMap((a) =>
+                  a.sources.filter((s) => s.chainId === chainId).map((s) => s.lockId),
+                ),
+              ).size
+            : requests.length,
+        })),
+        destinationChainId,
+        minGas,
+        gasPrices,
+      })
+      const crossChain = chainIds.some((c) => c !== destinationChainId)
+      const fees = requests.map((r, i) =>
+        feesForRequest({
+          amount: r.amount,
+          crossChain,
+          gasWei: i === 0 ? gas.totalWei : 0n,
+          ethPrice,
+          token: { decimals: r.token.decimals, price: price(r.symbol) },
+          sponsorship,
+        }),
+      )
+      return { gas, fees }
+    }
+    const needFor = (chainIds: number[]) =>
+      costOf(chainIds).fees.map((f, i) => (requests[i]?.amount ?? 0n) + sumFees(f.user))
+
+    const methods: FundingMethod[] = ['PERMIT2', 'COMPACT']
+    const plans = methods.flatMap((method) =>
+      planFunding({
+        holdings,
+        requests,
+        destinationChainId,
+        method,
+        access: request.accountAccessList,
+        needFor,
+      }),
+    )
+    const missing = plans.length
+      ? undefined
+      : shortfall({ holdings, requests, access: request.accountAccessList, needFor })
+    if (missing && all) return { routes: [], holdings, requests, missing }
+
+    const now = clock.now()
+    const chosen = missing
+      ? [partialPlan({ holdings, requests, destinationChainId, access: request.accountAccessList })]
+      : all
+        ? plans
+        : [pickAlps(plans)]
+    const routes = await Promise.all(
+      chosen.map(async (plan): Promise<Route> => {
+        const { gas, fees } = costOf(plan.chainIds, plan)
+        const userFeeMicroUsd = requests.reduce(
+          (s, r, i) => s + microUsd(sumFees(fees[i]?.user as FeeParts), r.token.decimals, price(r.symbol)),
+          0n,
+        )
+        const sponsoredMicro = (keys: (keyof FeeParts)[]) =>
+          requests.reduce(
+            (s, r, i) =>
+              s +
+              microUsd(
+                keys.reduce((a, k) => a + (fees[i]?.sponsored[k] ?? 0n), 0n),
+                r.token.decimals,
+                price(r.symbol),
+              ),
+            0n,
+          )
+        const sponsorFee = {
+          relayer: usdNumber(sponsoredMicro(['gasFee'])),
+          protocol: usdNumber(sponsoredMicro(['bridgeFee', 'swapFee'])),
+        }
+        const symbols = new Set(['ETH', ...requests.map((r) => r.symbol)])
+        const signedMetadata = {
+          tokenPrices: Object.fromEntries([...symbols].map((s) => [s, price(s)])),
+          gasPrices: Object.fromEntries(
+            holdings.map((h) => [String(h.chainId), String(gasPrices[h.chainId])]),
+          ),
+          account: {
+            address: account.address,
+            accountType,
+            setupOps: account.setupOps,
+            ...(account.delegations ? { requiredDelegations: account.delegations } : {}),
+            accountContext: {
+              isSmartAccount: account.isSmartAccount,
+              fundingMethod: plan.method,
+              using7579: account.isSmartAccount,
+            },
+          },
+          schemeId: 'v1',
+          ...(request.recipient
+            ? {
+                recipient: {
+                  address: recipient,
+                  accountType: request.recipient.accountType ?? 'EOA',
+                  setupOps: request.recipient.setupOps ?? [],
+                },
+              }
+            : {}),
+          fees: {
+            sponsorFee,
+            protocolFees: Object.fromEntries(
+              requests.map((r, i) => [
+                r.token.address.toLowerCase(),
+                (fees[i]?.all.protocolFee ?? 0n).toString(),
+              ]),
+            ),
+          },
+          ...(request.preClaimExecutions ? { preClaimExecutions: request.preClaimExecutions } : {}),
+        }
+        const { intentOp, signData } = await buildIntentOp({
+          plan,
+          requests,
+          account,
+          recipient,
+          destinationChainId,
+          destinationExecutions,
+          preClaimExecutions: request.preClaimExecutions as Record<string, ExecutionInput[]> | undefined,
+          minGas,
+          now,
+          ttlSeconds,
+          settlementLayer: 'INTENT_ARBITER',
+          signedMetadata,
+          server,
+        })
+        const intentCost = buildIntentCost({
+          plan,
+          requests,
+          fees,
+          gas,
+          ethPrice,
+          price,
+          sponsorFee,
+          missing,
+        })
+        const quoted: QuotedIntent = {
+          intentOp,
+          signData,
+          fundingMethod: plan.method,
+          settlementLayer: 'INTENT_ARBITER',
+          account,
+          recipient,
+          destinationChainId,
+          originChainIds: plan.chainIds,
+          outputs: requests.map((r) => ({
+            token: r.token.address,
+            symbol: r.symbol,
+            decimals: r.token.decimals,
+            amount: r.amount,
+          })),
+          sources: plan.chainIds.map((c) =>
+            plan.allocations.flatMap((a) => a.sources.filter((s) => s.chainId === c)),
+          ),
+          intentCost,
+          totalCostUsd: usdNumber(userFeeMicroUsd),
+          quotedAt: now,
+        }
+        return { quoted, userFeeMicroUsd }
+      }),
+    )
+    routes.sort((a, b) =>
+      a.userFeeMicroUsd !== b.userFeeMicroUsd
+        ? a.userFeeMicroUsd < b.userFeeMicroUsd
+          ? -1
+          : 1
+        : a.quoted.originChainIds.length - b.quoted.originChainIds.length,
+    )
+    return { routes, holdings, requests, ...(missing ? { missing } : {}) }
+  }
+
+  function price(symbol: string): number {
+    const p = prices.get(symbol)
+    if (p === undefined)
+      throw new ApiError(
+        'UNPROCESSABLE_CONTENT',
+        `No USD price for ${symbol}; set one with POST /_devnet/prices.`,
+      )
+    return p
+  }
+
+  function validateAccessList(request: RouteRequest, running: number[]) {
+    const access = request.accountAccessList
+    if (!access) return
+    const lists = [access, access.exclude ?? {}]
+    const chainIds = lists.flatMap((l) => [
+      ...(l.chainIds ?? []).map(Number),
+      ...Object.keys(l.chainTokens ?? {}).map(Number),
+    ])
+    const unknownChains = [...new Set(chainIds.filter((c) => !running.includes(c)))]
+    if (unknownChains.length)
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `accountAccessList names chains this devnet does not run: ${unknownChains.join(', ')} (chains: ${running.join(', ')}).`,
+        {
+          data: { unknownChains },
+        },
+      )
+    const known = (name: string, chainIds: number[]) =>
+      chainIds.some((c) =>
+        (tokens[c] ?? []).some(
+          (t) =>
+            t.address.toLowerCase() === name.toLowerCase() || t.symbol.toUpperCase() === name.toUpperCase(),
+        ),
+      )
+    const unknownTokens = lists.flatMap((l) => [
+      ...(l.tokens ?? []).filter((t) => !known(t, running)),
+      ...Object.entries(l.chainTokens ?? {}).flatMap(([c, names]) =>
+        names.filter((t) => !known(t, [Number(c)])).map((t) => `${t} (chain ${c})`),
+      ),
+    ])
+    if (unknownTokens.length)
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `accountAccessList names unknown tokens: ${unknownTokens.join(', ')}.`,
+        { data: { unknownTokens } },
+      )
+  }
+
+  return {
+    quotes,
+    prices,
+    lastQuoteRpcRoundTrips: () => lastCount,
+    rpcRoundTrips: () => rpc.count,
+    async routeAlps(request) {
+      const { result, roundTrips } = await countRoundTrips(() => quote(request, false))
+      lastCount = roundTrips
+      const route = result.routes[0] as Route
+      const response: AlpsRouteResponse = {
+        intentOp: route.quoted.intentOp,
+        intentCost: route.quoted.intentCost,
+      }
+      if (result.missing)
+        response.tokenRequirements = Object.fromEntries(
+          result.missing.map((m) => [m.token, jsonShortfall(m)]),
+        )
+      return response
+    },
+    async routeBlanc(request) {
+      const { result, roundTrips } = await countRoundTrips(() => quote(request, true))
+      lastCount = roundTrips
+      if (!result.routes.length) {
+        const missing = (result.missing ?? []).map(jsonShortfall)
+        throw new ApiError(
+          'INSUFFICIENT_LIQUIDITY',
+          `The account cannot fund ${missing
+            .filter((m) => m.missing !== '0')
+            .map((m) => `${m.required} ${m.symbol} (has ${m.available})`)
+            .join(', ')} on the chains it may use.`,
+          {
+            data: { tokenRequirements: missing },
+          },
+        )
+      }
+      return {
+        routes: result.routes.map((r) => blancRoute(r.quoted, quotes.put(r.quoted))),
+      } satisfies BlancRouteResponse
+    },
+    async resetQuotes() {
+      quotes.reset()
+    },
+  }
+}
+
+const jsonShortfall = (m: ReturnType<typeof shortfall>[number]) => ({
+  tokenAddress: m.token,
+  symbol: m.symbol,
+  required: m.required.toString(),
+  available: m.available.toString(),
+  missing: m.missing.toString(),
+})
+
+/** Prefers PERMIT2 (what the SDK 1.x signs verifiably), then the cheapest by plan order. */
+function pickAlps(plans: FundingPlan[]): FundingPlan {
+  return (plans.find((p) => p.method === 'PERMIT2') ?? plans[0]) as FundingPlan
+}
+
+function buildIntentCost(parameters: {
+  plan: FundingPlan
+  requests: readonly PlanRequest[]
+  fees: { all: FeeParts; user: FeeParts; sponsored: FeeParts }[]
+  gas: ReturnType<typeof estimateGas>
+  ethPrice: number
+  price: (symbol: string) => number
+  sponsorFee: { relayer: number; protocol: number }
+  missing?: ReturnType<typeof shortfall> | undefined
+}): IntentCost {
+  const { plan, requests, fees, gas, ethPrice, price, sponsorFee, missing } = parameters
+  const fulfilled = (i: number) => !missing || missing[i]?.missing === 0n
+  const tokensSpent: Record<string, Record<string, unknown>> = {}
+  for (const allocation of plan.allocations)
+    for (const s of allocation.sources) {
+      const chain = tokensSpent[String(s.chainId)] ?? {}
+      tokensSpent[String(s.chainId)] = chain
+      const prev = (chain[s.token] as { amount: string } | undefined)?.amount ?? '0'
+      chain[s.token] = {
+        symbol: s.symbol,
+        amount: (BigInt(prev) + s.amount).toString(),
+        fundingMethod: plan.method,
+      }
+    }
+  const usdOf = (keys: readonly (keyof FeeParts)[]) =>
+    requests.reduce(
+      (s, r, i) =>
+        s +
+        microUsd(
+          keys.reduce((a, k) => a + (fees[i]?.user[k] ?? 0n), 0n),
+          r.token.decimals,
+          price(r.symbol),
+        ),
+      0n,
+    )
+  const gasUsd = (wei: bigint) => usdNumber(microUsd(wei, 18, ethPrice))
+  const parts = {
+    gasFeeUSD: usdOf(['gasFee']),
+    bridgeFeeUSD: usdOf(['bridgeFee']),
+    protocolFeeUSD: usdOf(['protocolFee']),
+    swapFeeUSD: usdOf(['swapFee']),
+    settlementFeeUSD: usdOf(['settlementFee']),
+  }
+  const totalMicro = Object.values(parts).reduce((a, b) => a + b, 0n)
+  return {
+    hasFulfilledAll: !missing,
+    tokensSpent,
+    tokensReceived: requests.map((r, i) => {
+      const user = fees[i]?.user as FeeParts
+      const fee = sumFees(user)
+      return {
+        tokenAddress: r.token.address,
+        amountSpent: Number(r.amount + fee),
+        targetAmount: Number(r.amount),
+        fee: Number(fee),
+        // Exact integer strings: the numbers above lose precision past 2^53.
+        amountSpentRaw: (r.amount + fee).toString(),
+        targetAmountRaw: r.amount.toString(),
+        feeRaw: fee.toString(),
+        feeBreakdown: feePartsJson(user),
+        feesByToken: {
+          [r.token.address.toLowerCase()]: { amount: fee.toString(), breakdown: feePartsJson(user) },
+        },
+        hasFulfilled: fulfilled(i),
+      }
+    }),
+    sponsorFee,
+    gasCost: {
+      originChains: gas.origin.map((o) => ({ chainId: o.chainId, gasUSD: gasUsd(o.wei) })),
+      destination: { chainId: gas.destination.chainId, gasUSD: gasUsd(gas.destination.wei) },
+      totalUSD: usdNumber(
+        gas.origin.reduce(
+          (s, o) => s + microUsd(o.wei, 18, ethPrice),
+          microUsd(gas.destination.wei, 18, ethPrice),
+        ),
+      ),
+    },
+    feeBreakdownUSD: {
+      gasFeeUSD: usdNumber(parts.gasFeeUSD),
+      bridgeFeeUSD: usdNumber(parts.bridgeFeeUSD),
+      protocolFeeUSD: usdNumber(parts.protocolFeeUSD),
+      swapFeeUSD: usdNumber(parts.swapFeeUSD),
+      settlementFeeUSD: usdNumber(parts.settlementFeeUSD),
+      totalFeeUSD: usdNumber(totalMicro),
+    },
+  }
+}
+
+const BLANC_FEE_NAMES = {
+  gasFee: 'gas',
+  bridgeFee: 'bridge',
+  protocolFee: 'protocol',
+  swapFee: 'swap',
+  settlementFee: 'settlement',
+} as const
+
+/** The blanc route of a quote: cost (input, output, fees.breakdown with USD), expiresAt, signData. */
+export function blancRoute(quoted: QuotedIntent, stored: { intentId: string; expiresAt: number }) {
+  const prices = quoted.intentOp.signedMetadata.tokenPrices
+  const received = quoted.intentCost.tokensReceived as unknown as {
+    tokenAddress: Address
+    targetAmountRaw: string
+    feeBreakdown: Record<keyof FeeParts, string>
+  }[]
+  const usd = (raw: bigint, symbol: string, decimals: number) =>
+    usdNumber(microUsd(raw, decimals, prices[symbol] ?? 0))
+  const output = quoted.outputs.map((o) => ({
+    chainId: quoted.destinationChainId,
+    tokenAddress: o.token,
+    symbol: o.symbol,
+    amount: o.amount.toString(),
+    usd: usd(o.amount, o.symbol, o.decimals),
+  }))
+  const breakdown = Object.fromEntries(
+    FEE_KEYS.map((key) => {
+      const amounts = quoted.outputs.map((o, i) => ({
+        tokenAddress: o.token,
+        symbol: o.symbol,
+        amount: received[i]?.feeBreakdown[key] ?? '0',
+      }))
+      const micro = quoted.outputs.reduce(
+        (s, o, i) => s + microUsd(BigInt(amounts[i]?.amount ?? '0'), o.decimals, prices[o.symbol] ?? 0),
+        0n,
+      )
+      return [BLANC_FEE_NAMES[key], { usd: usdNumber(micro), amounts }]
+    }),
+  ) as unknown as Record<string, { usd: number; amounts: unknown[] }> & { gas: { usd: number } }
+  return {
+    intentId: stored.intentId,
+    expiresAt: stored.expiresAt,
+    fundingMethod: quoted.fundingMethod,
+    settlementLayer: quoted.settlementLayer,
+    estimatedFillTime: { seconds: quoted.originChainIds.length > 1 ? 4 : 2 },
+    cost: {
+      input: quoted.sources.flat().map((s) => ({
+        chainId: s.chainId,
+        tokenAddress: s.token,
+        symbol: s.symbol,
+        amount: s.amount.toString(),
+        usd: usd(s.amount, s.symbol, s.decimals),
+      })),
+      output,
+      fees: { totalUsd: quoted.totalCostUsd, breakdown },
+    },
+    signData: quoted.signData,
+  }
+}
