@@ -1,0 +1,310 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { encodeFunctionData, erc20Abi, keccak256, parseUnits, toHex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { SubmitIntentOperationRequest } from '../../conformance/spec'
+import { addresses } from '../../contracts/addresses'
+import { type Devnet, startDevnet } from '../devnet/startDevnet'
+import type { IntentService } from '../http/domainServices'
+import { ApiError } from '../http/errorCodes'
+import { fillArgs } from './contractArgs'
+import { fillerAbi } from './describeRevert'
+import {
+  approvePermit2,
+  balanceOf,
+  buildSignedIntent,
+  compactBalanceOf,
+  tokenAddress,
+} from './testing/buildSignedIntent'
+import { createSettlementStack } from './testing/harness'
+
+const usdc = (n: number) => parseUnits(String(n), 6)
+let devnet: Devnet
+let stack: Awaited<ReturnType<typeof createSettlementStack>>
+
+beforeAll(async () => {
+  devnet = await startDevnet({ chainIds: [10, 8453, 42161], accountCount: 8 })
+  stack = await createSettlementStack({ devnet })
+}, 120_000)
+
+afterAll(async () => {
+  await stack?.stop()
+  await devnet?.stop()
+})
+
+async function waitFor(service: IntentService, id: string, statuses: string[], timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const status = await service.operationStatus(id)
+    if (status && statuses.includes(status.status)) return status
+    if (Date.now() > deadline) throw new Error(`intent ${id} stuck at ${JSON.stringify(status)}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+async function expectMined(chainId: number, hash: unknown) {
+  const receipt = await devnet
+    .chain(chainId)
+    .publicClient.getTransactionReceipt({ hash: hash as `0x${string}` })
+  expect(receipt.status).toBe('success')
+}
+
+const submit = (signedIntentOp: SubmitIntentOperationRequest['signedIntentOp']) =>
+  stack.service.submitOperation({ signedIntentOp })
+
+async function apiError(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(error).toBeInstanceOf(ApiError)
+  return error as ApiError
+}
+
+describe('settlement (alps, relayer on the devnet)', () => {
+  it('settles a Permit2-funded EOA intent: tokens to the recipient, claim to the relayer, every hash mined', async () => {
+    const user = devnet.keys.accounts[0]!.account
+    const usdc10 = tokenAddress(10, 'USDC')
+    const usdc8453 = tokenAddress(8453, 'USDC')
+    await approvePermit2(devnet, user, 10, usdc10)
+    const before = {
+      user10: await balanceOf(devnet, 10, usdc10, user.address),
+      relayer10: await balanceOf(devnet, 10, usdc10, devnet.keys.relayer.address),
+      user8453: await balanceOf(devnet, 8453, usdc8453, user.address),
+    }
+    const { signedIntentOp } = await buildSignedIntent({
+      signer: { kind: 'EOA', account: user },
+      server: devnet.keys.server.account,
+      fundingMethod: 'PERMIT2',
+      origins: [{ chainId: 10, symbol: 'USDC', amount: usdc(101) }],
+      destination: { chainId: 8453, symbol: 'USDC', amount: usdc(100) },
+      now: devnet.now(),
+    })
+    const { result } = await submit(signedIntentOp)
+    expect(result.status).toBe('PENDING')
+    const status = await waitFor(stack.service, result.id, ['COMPLETED', 'FAILED'])
+    expect(status).toMatchObject({ status: 'COMPLETED', destinationChainId: 8453, userAddress: user.address })
+    await expectMined(8453, status.fillTransactionHash)
+    expect(status.claims).toHaveLength(1)
+    await expectMined(10, status.claims[0]!.claimTransactionHash)
+    expect(await balanceOf(devnet, 8453, usdc8453, user.address)).toBe(before.user8453 + usdc(100))
+    expect(await balanceOf(devnet, 10, usdc10, user.address)).toBe(before.user10 - usdc(101))
+    expect(await balanceOf(devnet, 10, usdc10, devnet.keys.relayer.address)).toBe(
+      before.relayer10 + usdc(101),
+    )
+
+    // The same intent again: a conflict, never a second fill.
+    expect((await apiError(submit(signedIntentOp))).code).toBe('CONFLICT')
+  })
+
+  it('settles a Compact-funded intent from two origin chains to another recipient', async () => {
+    const user = devnet.keys.accounts[1]!.account
+    const recipient = privateKeyToAccount(keccak256(toHex('settlement.test recipient'))).address
+    const [usdc10, usdc42161, usdc8453] = [
+      tokenAddress(10, 'USDC'),
+      tokenAddress(42161, 'USDC'),
+      tokenAddress(8453, 'USDC'),
+    ]
+    const lock10 = await compactBalanceOf(devnet, 10, usdc10, user.address)
+    const lock42161 = await compactBalanceOf(devnet, 42161, usdc42161, user.address)
+    const { signedIntentOp } = await buildSignedIntent({
+      signer: { kind: 'EOA', account: user },
+      server: devnet.keys.server.account,
+      fundingMethod: 'COMPACT',
+      origins: [
+        { chainId: 10, symbol: 'USDC', amount: usdc(30) },
+        { chainId: 42161, symbol: 'USDC', amount: usdc(21) },
+      ],
+      destination: { chainId: 8453, symbol: 'USDC', amount: usdc(50) },
+      recipient,
+      now: devnet.now(),
+    })
+    const { result } = await submit(signedIntentOp)
+    const status = await waitFor(stack.service, result.id, ['COMPLETED', 'FAILED'])
+    expect(status.status).toBe('COMPLETED')
+    expect(status.claims.map((c) => c.chainId).sort()).toEqual([10, 42161])
+    for (const claim of status.claims) await expectMined(claim.chainId, claim.claimTransactionHash)
+    expect(await balanceOf(devnet, 8453, usdc8453, recipient)).toBe(usdc(50))
+    expect(await compactBalanceOf(devnet, 10, usdc10, user.address)).toBe(lock10 - usdc(30))
+    expect(await compactBalanceOf(devnet, 42161, usdc42161, user.address)).toBe(lock42161 - usdc(21))
+
+    const blanc = await stack.service.intentStatus(result.id)
+    expect(blanc?.operations.find((o) => o.chain === 8453)?.items).toEqual([
+      expect.objectContaining({ type: 'FILL', status: 'COMPLETED', txHash: status.fillTransactionHash }),
+    ])
+  })
+
+  it('refuses a tampered intent and a foreign signature with a 4xx naming the check, sending nothing', async () => {
+    const user = devnet.keys.accounts[2]!.account
+    const stranger = privateKeyToAccount(keccak256(toHex('settlement.test stranger')))
+    const nonceBefore = await devnet
+      .chain(8453)
+      .publicClient.getTransactionCount({ address: devnet.keys.relayer.address })
+    const build = () =>
+      buildSignedIntent({
+        signer: { kind: 'EOA', account: user },
+        server: devnet.keys.server.account,
+        fundingMethod: 'COMPACT',
+        origins: [{ chainId: 10, symbol: 'USDC', amount: usdc(5) }],
+        destination: { chainId: 8453, symbol: 'USDC', amount: usdc(4) },
+        now: devnet.now(),
+      })
+    const tampered = (await build()).signedIntentOp
+    tampered.elements[0]!.mandate.tokenOut[0]![1] = String(usdc(400))
+    const refused = await apiError(submit(tampered))
+    expect(refused.statusCode).toBe(400)
+    expect(refused.shortMessage).toContain('serverSignature')
+
+    const { signedIntentOp } = await build()
+    const foreign = await buildSignedIntent({
+      signer: { kind: 'EOA', account: stranger },
+      server: devnet.keys.server.account,
+      fundingMethod: 'COMPACT',
+      origins: [{ chainId: 10, symbol: 'USDC', amount: usdc(5) }],
+      destination: { chainId: 8453, symbol: 'USDC', amount: usdc(4) },
+      now: devnet.now(),
+    })
+    const badSignature = await apiError(
+      submit({ ...signedIntentOp, originSignatures: foreign.signedIntentOp.originSignatures }),
+    )
+    expect(badSignature.shortMessage).toContain('originSignatures[0]')
+    const wrongCount = await apiError(
+      submit({ ...signedIntentOp, originSignatures: [] as unknown as [string] }),
+    )
+    expect(wrongCount.shortMessage).toContain('Expected 1 origin signature')
+    expect(
+      await devnet.chain(8453).publicClient.getTransactionCount({ address: devnet.keys.relayer.address }),
+    ).toBe(nonceBefore)
+  })
+
+  it('answers a dry run with whether the intent would settle, and why not', async () => {
+    const user = devnet.keys.accounts[3]!.account
+    const base = {
+      signer: { kind: 'EOA' as const, account: user },
+      server: devnet.keys.server.account,
+      fundingMethod: 'COMPACT' as const,
+      destination: { chainId: 8453, symbol: 'USDC', amount: usdc(1) },
+      dryRun: true,
+    }
+    const ok = await submit(
+      (
+        await buildSignedIntent({
+          ...base,
+          origins: [{ chainId: 10, symbol: 'USDC', amount: usdc(2) }],
+          now: devnet.now(),
+        })
+      ).signedIntentOp,
+    )
+    expect(ok.result).toMatchObject({ dryRun: true, wouldSettle: true })
+    const tooMuch = await submit(
+      (
+        await buildSignedIntent({
+          ...base,
+          origins: [{ chainId: 10, symbol: 'USDC', amount: usdc(1_000_000) }],
+          now: devnet.now(),
+        })
+      ).signedIntentOp,
+    )
+    expect(tooMuch.result).toMatchObject({ dryRun: true, wouldSettle: false })
+    expect(String(tooMuch.result.reason)).toContain('claim on chain 10')
+  })
+
+  it('fails an intent whose destination ops revert, with the decoded reason', async () => {
+    const user = devnet.keys.accounts[4]!.account
+    const { signedIntentOp } = await buildSignedIntent({
+      signer: { kind: 'EOA', account: user },
+      server: devnet.keys.server.account,
+      fundingMethod: 'COMPACT',
+      origins: [{ chainId: 10, symbol: 'USDC', amount: usdc(3) }],
+      destination: { chainId: 8453, symbol: 'USDC', amount: usdc(2) },
+      // An EOA without code cannot run ops: the executor refuses (AccountHasNoCode).
+      destinationOps: [
+        {
+          to: tokenAddress(8453, 'USDC'),
+          data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [user.address, 1n] }),
+        },
+      ],
+      now: devnet.now(),
+    })
+    const { result } = await submit(signedIntentOp)
+    const status = await waitFor(stack.service, result.id, ['COMPLETED', 'FAILED'])
+    expect(status.status).toBe('FAILED')
+    expect(status.failureReason).toMatch(/^fill: DestinationOpsFailed → AccountHasNoCode/)
+    expect(status.fillTransactionHash).toBeNull()
+  })
+})
+
+describe('settlement: expiry and restart', () => {
+  it('expires an intent left unfilled past its fill deadline on the devnet clock', async () => {
+    const slow = await createSettlementStack({ devnet, pickupDelayMs: 3_000 })
+    try {
+      const { signedIntentOp } = await buildSignedIntent({
+        signer: { kind: 'EOA', account: devnet.keys.accounts[5]!.account },
+        server: devnet.keys.server.account,
+        fundingMethod: 'COMPACT',
+        origins: [{ chainId: 10, symbol: 'USDC', amount: usdc(3) }],
+        destination: { chainId: 8453, symbol: 'USDC', amount: usdc(2) },
+        now: devnet.now(),
+        fillDeadline: devnet.now() + 60,
+      })
+      const { result } = await slow.service.submitOperation({ signedIntentOp })
+      await devnet.advanceClock(120)
+      const status = await waitFor(slow.service, result.id, ['EXPIRED', 'COMPLETED', 'FAILED'])
+      expect(status.status).toBe('EXPIRED')
+      expect(status.claims.map((c) => c.status)).toEqual(['EXPIRED'])
+      await slow.settlement.idle()
+      expect((await slow.service.operationStatus(result.id))?.status).toBe('EXPIRED')
+    } finally {
+      await slow.stop()
+    }
+  })
+
+  it('resumes intents in flight after a restart, finding a fill already mined on chain', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'settlement-'))
+    try {
+      const first = await createSettlementStack({ devnet, stateDir, pickupDelayMs: 60_000 })
+      const user = devnet.keys.accounts[6]!.account
+      const build = (amount: number) =>
+        buildSignedIntent({
+          signer: { kind: 'EOA', account: user },
+          server: devnet.keys.server.account,
+          fundingMethod: 'COMPACT',
+          origins: [{ chainId: 42161, symbol: 'USDC', amount: usdc(amount + 1) }],
+          destination: { chainId: 8453, symbol: 'USDC', amount: usdc(amount) },
+          now: devnet.now(),
+        })
+      const a = await build(7)
+      const b = await build(8)
+      const idA = (await first.service.submitOperation({ signedIntentOp: a.signedIntentOp })).result.id
+      const idB = (await first.service.submitOperation({ signedIntentOp: b.signedIntentOp })).result.id
+      await first.store.flush()
+      // "Crash" before the relayer picked them up; meanwhile B's fill lands on chain (e.g. sent just before the crash).
+      const payloadB = first.store.get(idB)!.payload
+      const chain = devnet.chain(8453)
+      const fillHash = await chain.relayerClient.writeContract({
+        address: addresses.filler,
+        abi: fillerAbi,
+        functionName: 'fill',
+        args: fillArgs(payloadB),
+      })
+      expect(
+        (await chain.publicClient.waitForTransactionReceipt({ hash: fillHash, pollingInterval: 20 })).status,
+      ).toBe('success')
+
+      const second = await createSettlementStack({ devnet, stateDir })
+      try {
+        const statusA = await waitFor(second.service, idA, ['COMPLETED', 'FAILED'])
+        const statusB = await waitFor(second.service, idB, ['COMPLETED', 'FAILED'])
+        expect([statusA.status, statusB.status]).toEqual(['COMPLETED', 'COMPLETED'])
+        expect(statusB.fillTransactionHash).toBe(fillHash)
+      } finally {
+        await second.stop()
+      }
+      await first.stop()
+    } finally {
+      await rm(stateDir, { recursive: true, force: true })
+    }
+  })
+})

@@ -1,0 +1,37 @@
+import type { Devnet } from '../../devnet/startDevnet'
+import { createIntentService } from '../../intents/intentService'
+import { createIntentStore } from '../../intents/intentStore'
+import type { QuoteStore } from '../../intents/quoteStore'
+import type { QuotedIntent } from '../../quoting/types'
+import { createSettlement, type SettlementPayload } from '../createSettlement'
+
+/** Parameters of {@link createSettlementStack}. */
+export type CreateSettlementStackParameters = {
+  devnet: Devnet
+  stateDir?: string | undefined
+  pickupDelayMs?: number | undefined
+  quotes?: QuoteStore<QuotedIntent> | undefined
+}
+
+/**
+ * The intent store, the relayer and the intent service on a running devnet: what `up` wires
+ * and what the tests use. Call `start()` (loads the store, approves, resumes) before use.
+ */
+export async function createSettlementStack(parameters: CreateSettlementStackParameters) {
+  const { devnet } = parameters
+  const store = createIntentStore<SettlementPayload>({
+    stateDir: parameters.stateDir,
+    now: () => devnet.now(),
+  })
+  await store.load()
+  const settlement = createSettlement({ devnet, store, pickupDelayMs: parameters.pickupDelayMs })
+  await settlement.start()
+  const service = createIntentService({
+    devnet,
+    store,
+    settlement,
+    serverAddress: devnet.keys.server.address,
+    quotes: parameters.quotes,
+  })
+  return { store, settlement, service, stop: () => settlement.stop() }
+}

@@ -1,0 +1,222 @@
+import {
+  type Address,
+  decodeFunctionResult,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  hashTypedData,
+  parseAbi,
+  recoverAddress,
+  type TypedDataDefinition,
+} from 'viem'
+import { addresses } from '../../contracts/addresses'
+import { Multicall3 } from '../../contracts/generated/artifacts'
+import { compactTypedData, permit2TypedData, singleChainOpsTypedData, toOpJson } from '../quoting/typedData'
+import type { TypedDataJson } from '../quoting/types'
+import { verifyServerSignature } from '../signing/serverSignature'
+import { fundingMethodOf, hasDestinationOps, mandateOf, type SignedIntent } from './contractArgs'
+import type { SettlementDevnet } from './createSettlement'
+
+/** One reason a submission is refused: which check, and what it found. */
+export type SubmissionProblem = {
+  /** `serverSignature`, `originSignatures[1]`, `destinationSignature`, `expires`, … */
+  field: string
+  message: string
+}
+
+/** Parameters of {@link verifySubmission}. */
+export type VerifySubmissionParameters = {
+  devnet: Pick<SettlementDevnet, 'chain' | 'chains' | 'now'>
+  signed: SignedIntent
+  /** The server's address (the manifest's `signers.server`); omit to skip the server-signature check. */
+  serverAddress?: Address | undefined
+}
+
+const ERC1271_MAGIC = '0x1626ba7e'
+const erc1271Abi = parseAbi([
+  'function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)',
+])
+
+/**
+ * Checks everything about a submission that can be checked before anything is sent: the server
+ * signature (so a changed field is refused), the elements (arbiter, chains), the count of origin
+ * signatures, each signature against the sponsor over the typed data docs/settlement.md gives
+ * (ECDSA for an EOA, ERC-1271 through eth_call for an account with code, or for a counterfactual
+ * account after its setup calls in the same eth_call), and the deadlines on the devnet clock.
+ * Returns every problem found (empty: the submission may be accepted).
+ */
+export async function verifySubmission(parameters: VerifySubmissionParameters): Promise<SubmissionProblem[]> {
+  const { devnet, signed, serverAddress } = parameters
+  const { intentOp } = signed
+  const problems: SubmissionProblem[] = []
+  const now = devnet.now()
+  const running = new Set(devnet.chains.map((c) => c.chainId))
+
+  if (serverAddress && !(await verifyServerSignature(intentOp, serverAddress)))
+    problems.push({
+      field: 'serverSignature',
+      message: `The server signature does not match this intentOp (a signed field was changed, or it was not signed by ${serverAddress}).`,
+    })
+
+  const mandate = mandateOf(intentOp)
+  const destination = Number(mandate.destinationChainId)
+  if (!running.has(destination))
+    problems.push({
+      field: 'mandate.destinationChainId',
+      message: `Chain ${destination} is not running on this devnet.`,
+    })
+  intentOp.elements.forEach((element, i) => {
+    if (getAddress(element.arbiter) !== addresses.arbiter)
+      problems.push({ field: `elements[${i}].arbiter`, message: `The arbiter must be ${addresses.arbiter}.` })
+    if (!running.has(Number(element.chainId)))
+      problems.push({
+        field: `elements[${i}].chainId`,
+        message: `Chain ${element.chainId} is not running on this devnet.`,
+      })
+    const method = fundingMethodOf(element)
+    if (method !== 'COMPACT' && method !== 'PERMIT2')
+      problems.push({
+        field: `elements[${i}].mandate.qualifier.settlementContext.fundingMethod`,
+        message: `Funding method ${method} cannot be settled (COMPACT or PERMIT2).`,
+      })
+    const m = element.mandate
+    if (
+      m.recipient.toLowerCase() !== mandate.recipient.toLowerCase() ||
+      m.destinationChainId !== mandate.destinationChainId ||
+      m.fillDeadline !== mandate.fillDeadline ||
+      JSON.stringify(m.tokenOut) !== JSON.stringify(mandate.tokenOut)
+    )
+      problems.push({
+        field: `elements[${i}].mandate`,
+        message: 'Every element must carry the same target as element 0.',
+      })
+  })
+  const originChains = intentOp.elements.map((e) => e.chainId)
+  if (new Set(originChains).size !== originChains.length)
+    problems.push({ field: 'elements', message: 'At most one element per origin chain.' })
+
+  if (BigInt(intentOp.expires) <= BigInt(now))
+    problems.push({
+      field: 'expires',
+      message: `The intent expired at ${intentOp.expires} (devnet time ${now}).`,
+    })
+  if (BigInt(mandate.fillDeadline) <= BigInt(now))
+    problems.push({
+      field: 'mandate.fillDeadline',
+      message: `The fill deadline ${mandate.fillDeadline} has passed (devnet time ${now}).`,
+    })
+
+  if (signed.originSignatures.length !== intentOp.elements.length)
+    problems.push({
+      field: 'originSignatures',
+      message: `Expected ${intentOp.elements.length} origin signature(s), one per element; got ${signed.originSignatures.length}.`,
+    })
+  if (problems.length > 0) return problems
+
+  const sponsor = getAddress(intentOp.sponsor)
+  const checks = intentOp.elements.map(async (element, i) => {
+    const typedData =
+      fundingMethodOf(element) === 'COMPACT'
+        ? compactTypedData(intentOp)
+        : permit2TypedData(element, intentOp.nonce, intentOp.expires)
+    const failure = await checkSignature(
+      devnet,
+      Number(element.chainId),
+      sponsor,
+      typedData,
+      signed.originSignatures[i]!,
+      signed.setupOps,
+    )
+    if (failure)
+      problems.push({
+        field: `originSignatures[${i}]`,
+        message: `The ${typedData.primaryType} signature for chain ${element.chainId} is not the sponsor's: ${failure}.`,
+      })
+  })
+  if (hasDestinationOps(intentOp))
+    checks.push(
+      (async () => {
+        const refund = mandate.qualifier.settlementContext.gasRefund
+        const typedData = singleChainOpsTypedData({
+          account: sponsor,
+          nonce: intentOp.nonce,
+          destinationChainId: destination,
+          op: toOpJson(mandate.destinationOps),
+          ...(refund
+            ? {
+                gasRefund: {
+                  token: getAddress(refund.token),
+                  exchangeRate: String(refund.exchangeRate),
+                  overhead: String(refund.overhead),
+                },
+              }
+            : {}),
+        })
+        const failure = await checkSignature(
+          devnet,
+          destination,
+          sponsor,
+          typedData,
+          signed.destinationSignature,
+          signed.setupOps,
+        )
+        if (failure)
+          problems.push({
+            field: 'destinationSignature',
+            message: `The SingleChainOps signature for the destination ops is not the sponsor's: ${failure}.`,
+          })
+      })(),
+    )
+  await Promise.all(checks)
+  return problems.sort((a, b) => a.field.localeCompare(b.field))
+}
+
+/** Undefined when `signature` is the signer's over `typedData` on `chainId`; otherwise why not. */
+async function checkSignature(
+  devnet: Pick<SettlementDevnet, 'chain'>,
+  chainId: number,
+  signer: Address,
+  typedData: TypedDataJson,
+  signature: Hex,
+  setupOps: SignedIntent['setupOps'],
+): Promise<string | undefined> {
+  const hash = hashTypedData(typedData as unknown as TypedDataDefinition)
+  // An EOA (or a 7702-delegated EOA signing with its own key): plain ECDSA.
+  const recovered = await recoverAddress({ hash, signature }).catch(() => undefined)
+  if (recovered === signer) return undefined
+  const { publicClient } = devnet.chain(chainId)
+  const code = await publicClient.getCode({ address: signer })
+  const validate = encodeFunctionData({
+    abi: erc1271Abi,
+    functionName: 'isValidSignature',
+    args: [hash, signature],
+  })
+  if (code && code !== '0x') {
+    const result = await publicClient
+      .call({ to: signer, data: validate })
+      .then((r) => r.data)
+      .catch(() => undefined)
+    if (result && result.slice(0, 10).toLowerCase() === ERC1271_MAGIC) return undefined
+    return 'ERC-1271 isValidSignature refused it'
+  }
+  if (setupOps.length === 0) return recovered ? `ECDSA recovers ${recovered}` : 'not a valid ECDSA signature'
+  // A counterfactual account: deploy it and ask it, in one eth_call through Multicall3.
+  const calls = [
+    ...setupOps.map((op) => ({ target: getAddress(op.to), allowFailure: false, callData: op.data })),
+    { target: signer, allowFailure: true, callData: validate },
+  ]
+  const data = encodeFunctionData({ abi: Multicall3.abi, functionName: 'aggregate3', args: [calls] })
+  const result = await publicClient
+    .call({ to: addresses.multicall3, data })
+    .then((r) =>
+      r.data
+        ? decodeFunctionResult({ abi: Multicall3.abi, functionName: 'aggregate3', data: r.data })
+        : undefined,
+    )
+    .catch(() => undefined)
+  const last = result?.[result.length - 1]
+  if (last?.success && last.returnData.slice(0, 10).toLowerCase() === ERC1271_MAGIC) return undefined
+  return result
+    ? 'ERC-1271 isValidSignature (after the account setup) refused it'
+    : 'the account setup calls revert'
+}
