@@ -25,7 +25,7 @@ export const Hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefix
  */
 export const IntegerString = z
   .string()
-  .regex(/^\d+$/, 'must be a base-10 integer string (digits only)')
+  .regex(/^\d+$/, { message: 'must be a base-10 integer string (digits only)', abort: true })
   .refine((value) => value.length <= 78 && BigInt(value) <= MAX_UINT256, 'must not exceed 2^256 - 1')
 
 /** A JSON number that is a non-negative safe integer, so no precision is lost (spec: Resources, `number` fields). */
@@ -43,7 +43,9 @@ export const SafeInteger = z
  * sends all integers as strings, and raw token amounts outgrow JSON's safe integers
  * (spec: Versioning §4, widened request validation).
  */
-export const IntegerLike = z.union([SafeInteger, IntegerString])
+export const IntegerLike = z.union([SafeInteger, IntegerString], {
+  error: 'must be a non-negative integer: a JSON number up to 2^53 - 1, or a base-10 integer string',
+})
 
 /** A chain id in a map key: a decimal string (spec: Resources, notation). */
 export const ChainIdKey = z.string().regex(/^\d+$/, 'must be a chain id as a decimal string')
