@@ -766,7 +766,9 @@ describe('multichain claims', () => {
     const message = { sponsor: sponsor.account.address, nonce, expires, elements }
     const notarizedChainId = Number(elements[0]!.chainId)
     const sponsorSignature = await sponsor.signTypedData({
-      domain: verifyingContract ? { ...domain(notarizedChainId), verifyingContract } : domain(notarizedChainId),
+      domain: verifyingContract
+        ? { ...domain(notarizedChainId), verifyingContract }
+        : domain(notarizedChainId),
       types: multichainTypes,
       primaryType: 'MultichainCompact',
       message,
@@ -856,12 +858,22 @@ describe('multichain claims', () => {
     const legacy = await signMultichain(23n, (await now()) + 600n, 'here-first', addresses.compactLegacy)
     await send(
       arbiter,
-      arbiter.writeContract({ address: compact, abi, functionName: 'batchMultichainClaim', args: [legacy.common] }),
+      arbiter.writeContract({
+        address: compact,
+        abi,
+        functionName: 'batchMultichainClaim',
+        args: [legacy.common],
+      }),
     )
     expect(await tokenBalance(usdc, recipient)).toBe(50n)
     const other = await signMultichain(24n, (await now()) + 600n, 'here-first', `0x${'12'.repeat(20)}`)
     await expectRevert(
-      arbiter.writeContract({ address: compact, abi, functionName: 'batchMultichainClaim', args: [other.common] }),
+      arbiter.writeContract({
+        address: compact,
+        abi,
+        functionName: 'batchMultichainClaim',
+        args: [other.common],
+      }),
       'InvalidSignature',
     )
   })
