@@ -1,0 +1,165 @@
+import { type Address, type Chain, getAddress, type PublicClient, type Transport } from 'viem'
+import type {
+  BatchWithdrawalRequest,
+  BatchWithdrawalResponse,
+  WithdrawalRequest,
+  WithdrawalResponse,
+} from '../../conformance/spec'
+import { addresses, type TokenInfo, tokensByChain } from '../../contracts/addresses'
+import * as artifacts from '../../contracts/generated/artifacts'
+import { DEVNET_LOCK_TAG } from '../devnet/funding'
+import { toLockId } from '../devnet/lockTag'
+import type { WithdrawalService } from '../http/domainServices'
+import { ApiError } from '../http/errorCodes'
+import type { Clock } from '../services'
+import type { Allocator } from './allocator'
+
+/** How long an allocator signature for a withdrawal stays valid. */
+export const WITHDRAWAL_TTL_SECONDS = 600
+
+/**
+ * Lock ids, nonces and raw amounts exceed 2^53: they are answered as decimal strings (the
+ * response schema accepts numbers or integer strings), never as lossy JSON numbers.
+ */
+const int = (value: bigint) => value.toString()
+
+/** Parameters of {@link createWithdrawalService}. */
+export type CreateWithdrawalServiceParameters = {
+  allocator: Allocator
+  clients: Record<number, PublicClient<Transport, Chain>>
+  clock: Clock
+  tokens?: Record<number, readonly TokenInfo[]> | undefined
+}
+
+/**
+ * `POST /withdrawals` and `POST /batch-withdrawals`: checks the account's lock balance, then
+ * answers the allocator's signature and the transfer to submit as `allocatedTransfer` /
+ * `allocatedBatchTransfer` from the account. Claimant = the recipient with lock tag 0, so the
+ * recipient receives the underlying token.
+ */
+export function createWithdrawalService(parameters: CreateWithdrawalServiceParameters): WithdrawalService {
+  const { allocator, clients, clock } = parameters
+  const tokens = parameters.tokens ?? tokensByChain
+
+  function clientOf(chainId: number) {
+    const client = clients[chainId]
+    if (!client)
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `Chain ${chainId} is not run by this devnet (chains: ${Object.keys(clients).join(', ')}).`,
+        {
+          data: { chainId },
+        },
+      )
+    return client
+  }
+  function tokenOf(chainId: number, address: string) {
+    const token = (tokens[chainId] ?? []).find((t) => t.address.toLowerCase() === address.toLowerCase())
+    if (!token && BigInt(address) !== 0n)
+      throw new ApiError('VALIDATION_ERROR', `Unknown token ${address} on chain ${chainId}.`, {
+        data: { chainId, tokenAddress: address },
+      })
+    return getAddress(address) as Address
+  }
+
+  async function checkBalances(chainId: number, account: Address, wanted: Map<bigint, bigint>) {
+    const client = clientOf(chainId)
+    const ids = [...wanted.keys()]
+    const balances = await client.multicall({
+      contracts: ids.map(
+        (id) =>
+          ({
+            address: addresses.compact,
+            abi: artifacts.TheCompact.abi,
+            functionName: 'balanceOf',
+            args: [account, id],
+          }) as const,
+      ),
+      allowFailure: false,
+      multicallAddress: addresses.multicall3,
+    })
+    const short = ids.flatMap((id, i) => {
+      const balance = balances[i] as bigint
+      const amount = wanted.get(id) as bigint
+      return amount > balance ? [{ id: int(id), requested: int(amount), balance: int(balance) }] : []
+    })
+    if (short.length)
+      throw new ApiError(
+        'UNPROCESSABLE_CONTENT',
+        `Withdrawal exceeds the locked balance: ${short.map((s) => `lock ${s.id} holds ${s.balance}, asked ${s.requested}`).join('; ')}.`,
+        { data: { insufficient: short } },
+      )
+  }
+
+  const claimant = (recipient: string) => BigInt(getAddress(recipient))
+  const lockTag = DEVNET_LOCK_TAG
+
+  return {
+    async withdraw(request: WithdrawalRequest): Promise<WithdrawalResponse> {
+      const chainId = Number(request.chainId)
+      const account = getAddress(request.account)
+      const id = toLockId(lockTag, tokenOf(chainId, request.tokenAddress))
+      const amount = BigInt(request.amount)
+      await checkBalances(chainId, account, new Map([[id, amount]]))
+      const nonce = await allocator.issueNonce(chainId)
+      const expires = BigInt(clock.now() + WITHDRAWAL_TTL_SECONDS)
+      const allocatorData = await allocator.signTransfer({
+        chainId,
+        account,
+        nonce,
+        expires,
+        commitments: [{ lockTag, token: getAddress(request.tokenAddress), amount }],
+        batch: false,
+      })
+      return {
+        allocatorData,
+        transferDetails: {
+          id: int(id),
+          nonce: int(nonce),
+          expires: int(expires),
+          recipients: [{ claimant: int(claimant(request.recipient)), amount: int(amount) }],
+        },
+      }
+    },
+    async batchWithdraw(request: BatchWithdrawalRequest): Promise<BatchWithdrawalResponse> {
+      const chainId = Number(request.chainId)
+      const account = getAddress(request.account)
+      const byId = new Map<bigint, { token: Address; portions: { claimant: bigint; amount: bigint }[] }>()
+      for (const t of request.transfers) {
+        const token = tokenOf(chainId, t.tokenAddress)
+        const id = toLockId(lockTag, token)
+        const entry = byId.get(id) ?? { token, portions: [] }
+        entry.portions.push({ claimant: claimant(t.recipient), amount: BigInt(t.amount) })
+        byId.set(id, entry)
+      }
+      const totals = new Map([...byId].map(([id, e]) => [id, e.portions.reduce((s, p) => s + p.amount, 0n)]))
+      await checkBalances(chainId, account, totals)
+      const nonce = await allocator.issueNonce(chainId)
+      const expires = BigInt(clock.now() + WITHDRAWAL_TTL_SECONDS)
+      const commitments = [...byId].map(([id, e]) => ({
+        lockTag,
+        token: e.token,
+        amount: totals.get(id) as bigint,
+      }))
+      const allocatorData = await allocator.signTransfer({
+        chainId,
+        account,
+        nonce,
+        expires,
+        commitments,
+        batch: true,
+      })
+      return {
+        allocatorData,
+        batchTransferDetails: {
+          nonce: int(nonce),
+          expires: int(expires),
+          transfers: [...byId].map(([id, e]) => ({
+            id: int(id),
+            portions: e.portions.map((p) => ({ claimant: int(p.claimant), amount: int(p.amount) })),
+          })),
+        },
+      }
+    },
+  }
+}
