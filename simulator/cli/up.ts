@@ -97,34 +97,100 @@ const parsePort = (value: string): number => {
   return port
 }
 
+const parseChains = (value: string): number[] => {
+  const ids = value.split(',').map((part) => Number(part.trim()))
+  if (ids.length === 0 || ids.some((id) => !Number.isSafeInteger(id) || id <= 0))
+    throw new Error(`--chains takes chain ids separated by commas (e.g. 1,10,8453), got ${value}`)
+  return ids
+}
+
+const collectFork = (value: string, previous: Record<number, string>): Record<number, string> => {
+  const match = value.match(/^(\d+)=(https?:\/\/.+)$/)
+  if (!match) throw new Error(`--fork takes CHAIN=URL (e.g. 8453=http://127.0.0.1:8545), got ${value}`)
+  return { ...previous, [Number(match[1])]: match[2]! }
+}
+
+const parseSeconds = (value: string): number => {
+  const seconds = Number(value)
+  if (!Number.isSafeInteger(seconds) || seconds <= 0)
+    throw new Error(`--quote-ttl must be whole seconds > 0, got ${value}`)
+  return seconds
+}
+
+type UpOptions = {
+  port: number
+  host: string
+  apiKey: string
+  strictVersion?: boolean
+  chains?: number[]
+  stateDir?: string
+  fork: Record<number, string>
+  quoteTtl?: number
+  manifest?: string
+}
+
 /** Registers `intent-devnet up`. */
 export function register(program: Command): void {
   program
     .command('up')
-    .description('Start the devnet service and print its base URL and API key.')
+    .description(
+      'Start the devnet (Anvil chains with our contracts) and the service; print its base URL and API key.',
+    )
     .option('--port <port>', 'port to listen on (0: any free port)', parsePort, DEFAULT_PORT)
     .option('--host <host>', 'host to listen on', DEFAULT_HOST)
     .option('--api-key <key>', 'API key callers must send in x-api-key', DEFAULT_API_KEY)
     .option('--strict-version', 'reject requests without x-api-version (400) instead of serving them as alps')
-    .action(async (options: { port: number; host: string; apiKey: string; strictVersion?: boolean }) => {
-      const service = await startService({
+    .option('--chains <ids>', 'chain ids to run, separated by commas (default 1,10,8453,42161)', parseChains)
+    .option('--state-dir <dir>', "keep chain state and the service's durable data here across restarts")
+    .option('--fork <chain=url>', 'fork that chain from an RPC URL (repeatable)', collectFork, {})
+    .option('--quote-ttl <seconds>', 'lifetime of a blanc quote (default 300)', parseSeconds)
+    .option(
+      '--manifest <path>',
+      'write the devnet manifest (chains, contracts, accounts, keys) as JSON to this file',
+    )
+    .action(async (options: UpOptions) => {
+      // Loaded here: startSimulator itself builds on startService from this module.
+      const { startSimulator } = await import('../startSimulator')
+      const sim = await startSimulator({
         port: options.port,
         host: options.host,
         apiKey: options.apiKey,
         strictVersion: options.strictVersion === true,
+        chainIds: options.chains,
+        stateDir: options.stateDir,
+        forks: options.fork,
+        quoteTtlSeconds: options.quoteTtl,
+        manifestPath: options.manifest,
       })
-      console.log(`intent-devnet is up at ${service.baseUrl}`)
-      console.log(`  API key:   ${service.apiKey} (header x-api-key)`)
+      const manifest = sim.manifest()
+      console.log(`intent-devnet is up at ${sim.baseUrl}`)
+      console.log(`  API key:   ${sim.apiKey} (header x-api-key)`)
       console.log(
         `  versions:  ${API_VERSIONS.join(', ')} (${options.strictVersion ? 'x-api-version required' : 'alps when x-api-version is missing'})`,
       )
-      console.log(`  reference: ${service.baseUrl}/docs  (OpenAPI: ${service.baseUrl}/openapi.json)`)
+      console.log(`  reference: ${sim.baseUrl}/docs  (OpenAPI: ${sim.baseUrl}/openapi.json)`)
+      console.log(
+        `  manifest:  ${sim.baseUrl}/_devnet/manifest${options.manifest ? ` (also ${options.manifest})` : ''}`,
+      )
+      console.log('  chains:')
+      for (const chain of manifest.chains)
+        console.log(
+          `    ${String(chain.chainId).padEnd(6)} ${chain.name.padEnd(10)} ${chain.rpcUrl}${chain.forkUrl ? ` (fork of ${chain.forkUrl})` : ''}`,
+        )
+      console.log(
+        `  signers:   server ${manifest.signers.server}, allocator ${manifest.signers.allocator}, relayer ${manifest.signers.relayer}`,
+      )
+      console.log('  funded accounts (address, private key):')
+      for (const account of manifest.accounts.slice(0, 3))
+        console.log(`    ${account.address} ${account.privateKey}`)
+      if (manifest.accounts.length > 3)
+        console.log(`    … ${manifest.accounts.length - 3} more in the manifest`)
       await new Promise<void>((resolve) => {
         const stop = (signal: NodeJS.Signals) => {
           console.log(`\n${signal}: stopping`)
           process.off('SIGINT', stop)
           process.off('SIGTERM', stop)
-          service.close().then(resolve, (error) => {
+          sim.close().then(resolve, (error) => {
             console.error(error)
             process.exitCode = 1
             resolve()

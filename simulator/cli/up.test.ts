@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { DevnetManifest } from '../../conformance/spec'
+
+const bin = join(__dirname, '..', '..', 'bin', 'intent-devnet.js')
+
+/** Children of `pid` (from /proc), to prove the Anvils go away with the CLI. */
+function childPids(pid: number): number[] {
+  const path = `/proc/${pid}/task/${pid}/children`
+  return existsSync(path) ? readFileSync(path, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number) : []
+}
+
+describe('intent-devnet up (the real CLI)', () => {
+  it('boots the devnet, serves it, writes the manifest, and stops every Anvil on SIGTERM', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'up-'))
+    const manifestPath = join(dir, 'manifest.json')
+    const child = spawn(
+      process.execPath,
+      [bin, 'up', '--port', '0', '--chains', '10,8453', '--manifest', manifestPath],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    try {
+      let output = ''
+      const baseUrl = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no start line; output:\n${output}`)), 60_000)
+        const onData = (chunk: Buffer) => {
+          output += chunk.toString()
+          const match = output.match(/intent-devnet is up at (http:\/\/\S+)/)
+          if (match && output.includes('funded accounts')) {
+            clearTimeout(timer)
+            resolve(match[1]!)
+          }
+        }
+        child.stdout.on('data', onData)
+        child.stderr.on('data', onData)
+        child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)))
+      })
+      expect(output).toContain('API key:   devnet-key')
+      const health = await fetch(`${baseUrl}/health`)
+      expect(health.status).toBe(200)
+      const manifest = DevnetManifest.parse(JSON.parse(readFileSync(manifestPath, 'utf8')))
+      expect(manifest.service.baseUrl).toBe(baseUrl)
+      expect(manifest.chains.map((c) => c.chainId)).toEqual([10, 8453])
+
+      const anvils = childPids(child.pid!)
+      expect(anvils.length).toBe(2)
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+      for (const pid of anvils)
+        expect(
+          existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '),
+        ).toBe(false)
+    } finally {
+      child.kill('SIGKILL')
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
