@@ -5,15 +5,47 @@ import { BaseError } from './util/BaseError'
  * so that a conformance check can prove it catches that violation. Name → one-line description.
  */
 export const FAULT_CATALOGUE = {
+  // Versioning
   'version.missing-as-blanc': 'A request without `x-api-version` is served as 2026-04.blanc instead of alps.',
   'version.accept-unknown':
     'An unknown but well-formed `x-api-version` is served as alps instead of rejected.',
+  'version.accept-malformed':
+    'A malformed `x-api-version` (not YYYY-MM.name) is served as alps instead of rejected.',
+  'version.serve-other-version-paths':
+    "A path only the other version serves is routed anyway instead of answering 404 in the request's envelope.",
+  // Authentication
   'auth.accept-missing-key': 'A request without `x-api-key` is accepted (a wrong key is still rejected).',
+  'auth.accept-wrong-key':
+    'A request with an unknown `x-api-key` is accepted (a missing key is still rejected).',
+  'auth.control-api-open': 'The `/_devnet/` control API answers without a valid `x-api-key`.',
+  // Limits
   'limits.accept-11-ops': 'preClaimExecutions may carry more than 10 operations on a chain.',
   'limits.accept-6-chains': 'preClaimExecutions may name more than 5 chains.',
+  'limits.refuse-10-ops':
+    'preClaimExecutions with exactly 10 operations on a chain is refused (the bound is inclusive).',
+  // Errors
   'errors.omit-code': 'Blanc error envelopes lack their `code` field.',
   'errors.no-trace-id': 'Responses lack the `x-trace-id` header.',
+  'errors.trace-id-mismatch': "An error body's `traceId` differs from the response's `x-trace-id` header.",
+  'errors.alps-as-blanc': 'Alps errors are answered in the blanc envelope.',
   'errors.5xx-on-malformed-json': 'A body that is not valid JSON answers 500 INTERNAL_ERROR instead of 400.',
+  'errors.5xx-on-oversized-body': 'A body over the size limit answers 500 INTERNAL_ERROR instead of 413.',
+  // Bad input
+  'input.accept-negative-amount': 'A negative amount passes validation.',
+  'input.accept-over-uint256': 'An amount above 2^256 - 1 passes validation.',
+  'input.5xx-on-wrong-types': 'A field of the wrong type answers 500 INTERNAL_ERROR instead of 400.',
+  // Deposit processor
+  'deposits.setup-ignores-null':
+    '`null` in POST /deposit-processor/setup keeps the field instead of clearing it.',
+  'deposits.ignore-whitelist':
+    'Deposits are checked without the deposit whitelist (no TOKEN-3, no BALANCE-3).',
+  'deposits.wrong-error-code':
+    'A rejected deposit reports the wrong error code (TOKEN-3 as BALANCE-3, BALANCE-3 as TOKEN-3, BRIDGE-5 as BALANCE-3).',
+  // Webhooks
+  'webhooks.wrong-secret': 'Webhooks are signed with a key other than the configured secret.',
+  'webhooks.sign-without-secret':
+    'Webhooks carry an `X-Webhook-Signature` even when no secret is configured.',
+  'webhooks.drop-signature': 'Webhooks carry no `X-Webhook-Signature` even when a secret is configured.',
 } as const satisfies Record<string, string>
 
 /** A fault of {@link FAULT_CATALOGUE}. */

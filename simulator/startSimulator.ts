@@ -2,10 +2,14 @@ import { writeFile } from 'node:fs/promises'
 import { API_VERSIONS, type DevnetManifest } from '../conformance/spec'
 import { tokensByChain } from '../contracts/addresses'
 import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, startService } from './cli/up'
-import { createDepositProcessor, createDepositProcessorService, createPriceTable } from './deposits'
+import { createDepositProcessor, createDepositProcessorService } from './deposits'
 import { type Devnet, startDevnet } from './devnet/startDevnet'
 import { createFaults, type Faults } from './faults'
 import type { HttpServices } from './http/domainServices'
+import { createPriceTable } from './quoting/prices'
+import { createQuotingService } from './quoting/quotingService'
+import { createAllocator } from './signing/allocator'
+import { createWithdrawalService } from './signing/withdrawals'
 
 /** Default lifetime of a blanc quote, in seconds (`--quote-ttl`). */
 export const DEFAULT_QUOTE_TTL_SECONDS = 300
@@ -77,14 +81,31 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       clock: devnet,
       stateDir: parameters.stateDir,
       onError: (error) => parameters.log?.(`deposit processor: ${(error as Error).message}`),
+      faults,
     })
     await depositProcessor.start()
     stops.push(() => depositProcessor.stop())
+
+    const quoting = createQuotingService({
+      chains: devnet.chains,
+      server: devnet.keys.server.account,
+      clock: devnet,
+      ttlSeconds: quoteTtlSeconds,
+      prices,
+    })
+    const clients = Object.fromEntries(devnet.chains.map((chain) => [chain.chainId, chain.publicClient]))
+    const withdrawals = createWithdrawalService({
+      allocator: createAllocator({ signer: devnet.keys.allocator.account, clients }),
+      clients,
+      clock: devnet,
+    })
 
     const services: HttpServices = {
       clock: devnet,
       devnet,
       prices,
+      quoting,
+      withdrawals,
       depositProcessor: (tenant) => createDepositProcessorService(depositProcessor, tenant),
     }
     const service = await startService({

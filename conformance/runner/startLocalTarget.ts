@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import type { AddressInfo } from 'node:net'
 
 /** A simulator the runner started itself, and how to stop it. */
 export type LocalTarget = { target: string; apiKey: string; stop: () => Promise<void> }
@@ -9,13 +8,20 @@ export type StartLocalTargetParameters = {
   apiKey?: string | undefined
   /** Reject a missing `x-api-version` (the simulator's `--strict-version`). */
   strictVersion?: boolean | undefined
+  /** Chains to run (default {@link LOCAL_TARGET_CHAIN_IDS}). */
+  chainIds?: readonly number[] | undefined
 }
 
 /**
- * Starts the simulator in this process on loopback (port 0), for a run without `--target`.
- * This is the one place that knows how to start it: today the HTTP app alone (domain routes
- * answer 501 until they are built); when `simulator/cli/up.ts` exports the whole service with
- * its chains, this switches to it and every caller gets chains and the control API for free.
+ * The chains of a local target: two are enough for every pack (deposits bridge from one to the
+ * other; routes and withdrawals use Base), and start faster than the simulator's default four.
+ */
+export const LOCAL_TARGET_CHAIN_IDS = [10, 8453] as const
+
+/**
+ * Starts the whole simulator in this process on loopback (port 0), for a run without
+ * `--target`: devnet chains, domain services, the control API and faults, through
+ * `startSimulator` (the simulator's composition root). This is the one place that knows how.
  *
  * @example
  * const local = await startLocalTarget()
@@ -24,15 +30,13 @@ export type StartLocalTargetParameters = {
  */
 export async function startLocalTarget(parameters: StartLocalTargetParameters = {}): Promise<LocalTarget> {
   const apiKey = parameters.apiKey ?? `conformance-${randomBytes(6).toString('hex')}`
-  const [{ buildApp }, { createSystemClock }] = await Promise.all([
-    import('../../simulator/http'),
-    import('../../simulator/services'),
-  ])
-  const app = await buildApp(
-    { apiKeys: [apiKey], strictVersion: parameters.strictVersion },
-    { clock: createSystemClock() },
-  )
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  const { port } = app.server.address() as AddressInfo
-  return { target: `http://127.0.0.1:${port}`, apiKey, stop: () => app.close() }
+  const { startSimulator } = await import('../../simulator/startSimulator')
+  const sim = await startSimulator({
+    port: 0,
+    host: '127.0.0.1',
+    apiKey,
+    strictVersion: parameters.strictVersion,
+    chainIds: parameters.chainIds ?? LOCAL_TARGET_CHAIN_IDS,
+  })
+  return { target: sim.baseUrl, apiKey: sim.apiKey, stop: () => sim.close() }
 }

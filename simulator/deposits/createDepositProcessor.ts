@@ -14,6 +14,7 @@ import {
 } from 'viem'
 import type { DepositProcessorParams } from '../../conformance/spec'
 import type { TokenInfo } from '../../contracts/addresses'
+import type { Faults } from '../faults'
 import { type ObservedDeposit, scanBlocks } from './chainWatcher'
 import {
   type ConfigStoreState,
@@ -90,6 +91,15 @@ export type CreateDepositProcessorParameters = {
   webhooks?: { retry?: Partial<RetryPolicy> | undefined; concurrency?: number | undefined } | undefined
   /** Called with errors of the automatic poll (the poll carries on). */
   onError?: ((error: unknown) => void) | undefined
+  /** The simulator's fault registry (`deposits.*` and `webhooks.*` faults); none by default. */
+  faults?: Faults | undefined
+}
+
+/** The code a rejected deposit reports under the fault `deposits.wrong-error-code`. */
+const WRONG_ERROR_CODE: Record<string, string> = {
+  'TOKEN-3': 'BALANCE-3',
+  'BALANCE-3': 'TOKEN-3',
+  'BRIDGE-5': 'BALANCE-3',
 }
 
 type PersistedState = {
@@ -138,6 +148,7 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
   const statePath = parameters.stateDir ? join(parameters.stateDir, 'deposit-processor.json') : undefined
   const maxBlockRange = BigInt(parameters.maxBlockRange ?? 500)
   const pollIntervalMs = parameters.pollIntervalMs === undefined ? 250 : parameters.pollIntervalMs
+  const faults = parameters.faults
 
   const persisted = statePath ? readJson<PersistedState>(statePath) : undefined
   const tokens = createTokenDirectory(Object.fromEntries(parameters.chains.map((c) => [c.chainId, c.tokens])))
@@ -151,7 +162,13 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
   const outbox = createWebhookOutbox({
     target: (tenantId): WebhookTarget | undefined => {
       const current = config.config(tenantId)
-      return current.webhookUrl ? { url: current.webhookUrl, secret: current.webhookSecret } : undefined
+      if (!current.webhookUrl) return undefined
+      let secret = current.webhookSecret
+      // Faults: sign with another key, sign without a secret, or drop the signature.
+      if (secret && faults?.has('webhooks.wrong-secret')) secret = `${secret}-wrong`
+      if (!secret && faults?.has('webhooks.sign-without-secret')) secret = 'intent-devnet-fault'
+      if (faults?.has('webhooks.drop-signature')) secret = null
+      return { url: current.webhookUrl, secret }
     },
     stateDir: parameters.stateDir,
     retry: parameters.webhooks?.retry,
@@ -229,17 +246,24 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
     deposits.set(record.id, record)
     emit(record, 'deposit-received', {})
     const targetToken = targetTokenOf(registration, token)
+    const tenantConfig = config.config(registration.tenant)
     const verdict = evaluateDeposit({
       chainId: observed.chainId,
       token,
       tokenAddress: observed.token,
       amount: observed.amount,
       targetToken,
-      config: config.config(registration.tenant),
+      config: faults?.has('deposits.ignore-whitelist')
+        ? { ...tenantConfig, depositWhitelist: {} }
+        : tenantConfig,
       prices: parameters.prices,
     })
-    if (!verdict.accepted) fail(record, 'rejected', verdict.errorCode, verdict.message)
-    else if (!targetToken)
+    if (!verdict.accepted) {
+      const errorCode = faults?.has('deposits.wrong-error-code')
+        ? (WRONG_ERROR_CODE[verdict.errorCode] ?? verdict.errorCode)
+        : verdict.errorCode
+      fail(record, 'rejected', errorCode, verdict.message)
+    } else if (!targetToken)
       fail(
         record,
         'failed',
@@ -435,7 +459,13 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
 
     /** Applies a partial configuration update for `tenant` (spec: POST /deposit-processor/setup). */
     async setup(tenant: string, params: DepositProcessorParams): Promise<{ message: string }> {
-      config.apply(tenantIdOf(tenant), params)
+      // Fault deposits.setup-ignores-null: a null keeps the field instead of clearing it.
+      const applied = faults?.has('deposits.setup-ignores-null')
+        ? (Object.fromEntries(
+            Object.entries(params).filter(([, value]) => value !== null),
+          ) as DepositProcessorParams)
+        : params
+      config.apply(tenantIdOf(tenant), applied)
       save()
       return { message: 'Deposit processor configuration updated.' }
     },

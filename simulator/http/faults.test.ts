@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { ALPS, BLANC, headers, routeRequest, signedIntentOp, testApp } from './testing/fixtures'
+import {
+  ALPS,
+  BLANC,
+  blancSubmit,
+  headers,
+  routeRequest,
+  signedIntentOp,
+  testApp,
+  withdrawal,
+} from './testing/fixtures'
 
 let t: Awaited<ReturnType<typeof testApp>>
 beforeAll(async () => {
@@ -29,7 +38,7 @@ describe('/_devnet/faults', () => {
     const r = await setFaults({ enable: ['errors.omit-code', 'chaos.monkey'] })
     expect(r.status).toBe(400)
     expect(r.json.errors[0].message).toMatchInlineSnapshot(
-      `"Unknown fault: chaos.monkey. Known faults: version.missing-as-blanc, version.accept-unknown, auth.accept-missing-key, limits.accept-11-ops, limits.accept-6-chains, errors.omit-code, errors.no-trace-id, errors.5xx-on-malformed-json."`,
+      `"Unknown fault: chaos.monkey. Known faults: version.missing-as-blanc, version.accept-unknown, version.accept-malformed, version.serve-other-version-paths, auth.accept-missing-key, auth.accept-wrong-key, auth.control-api-open, limits.accept-11-ops, limits.accept-6-chains, limits.refuse-10-ops, errors.omit-code, errors.no-trace-id, errors.trace-id-mismatch, errors.alps-as-blanc, errors.5xx-on-malformed-json, errors.5xx-on-oversized-body, input.accept-negative-amount, input.accept-over-uint256, input.5xx-on-wrong-types, deposits.setup-ignores-null, deposits.ignore-whitelist, deposits.wrong-error-code, webhooks.wrong-secret, webhooks.sign-without-secret, webhooks.drop-signature."`,
     )
     expect(t.faults.list()).toEqual([])
   })
@@ -121,5 +130,107 @@ describe('each HTTP fault breaks exactly its rule', () => {
       payload: signedIntentOp,
     })
     expect(good.status).toBe(501)
+  })
+
+  const route = (version: string, payload: unknown, key?: string) =>
+    t.request({
+      method: 'POST',
+      url: '/intents/route',
+      headers: headers(version, key),
+      payload: payload as object,
+    })
+
+  test('auth.accept-wrong-key (a missing key is still refused)', async () => {
+    t.faults.enable(['auth.accept-wrong-key'])
+    expect((await route(ALPS, routeRequest(), 'wrong')).status).toBe(501)
+    const missing = await t.request({
+      method: 'POST',
+      url: '/intents/route',
+      headers: { 'x-api-version': ALPS },
+      payload: routeRequest(),
+    })
+    expect(missing.status).toBe(401)
+  })
+
+  test('auth.control-api-open opens only /_devnet/', async () => {
+    t.faults.enable(['auth.control-api-open'])
+    expect((await t.request({ method: 'GET', url: '/_devnet/faults' })).status).toBe(200)
+    expect(
+      (await t.request({ method: 'GET', url: '/intent-operation/1', headers: { 'x-api-version': ALPS } }))
+        .status,
+    ).toBe(401)
+  })
+
+  test('version.accept-malformed serves a malformed version as alps', async () => {
+    t.faults.enable(['version.accept-malformed'])
+    expect((await route('blanc', routeRequest())).status).toBe(501)
+    expect((await route('2099-01.zermatt', routeRequest())).status).toBe(400)
+  })
+
+  test("version.serve-other-version-paths routes the other version's paths", async () => {
+    t.faults.enable(['version.serve-other-version-paths'])
+    const submit = await t.request({
+      method: 'POST',
+      url: '/intents/1/submit',
+      headers: headers(ALPS),
+      payload: blancSubmit,
+    })
+    expect(submit.status).toBe(501)
+  })
+
+  test('errors.alps-as-blanc and errors.trace-id-mismatch change only the envelope', async () => {
+    t.faults.enable(['errors.alps-as-blanc'])
+    const blanc = await route(ALPS, {})
+    expect(blanc.status).toBe(400)
+    expect(blanc.json.code).toBe('VALIDATION_ERROR')
+    expect(blanc.json.errors).toBeUndefined()
+    t.faults.clear()
+    t.faults.enable(['errors.trace-id-mismatch'])
+    const other = await route(BLANC, {})
+    expect(other.headers['x-trace-id']).toBeDefined()
+    expect(other.json.traceId).not.toBe(other.headers['x-trace-id'])
+  })
+
+  test('errors.5xx-on-oversized-body answers 500 to an oversized body', async () => {
+    t.faults.enable(['errors.5xx-on-oversized-body'])
+    const big = await route(BLANC, { padding: 'x'.repeat(2 * 1024 * 1024) })
+    expect(big.status).toBe(500)
+    expect((await route(BLANC, {})).status).toBe(400)
+  })
+
+  test('input.accept-negative-amount and input.accept-over-uint256 let only those amounts through', async () => {
+    const amount = (value: string) => ({
+      ...routeRequest(),
+      tokenRequests: [{ tokenAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', amount: value }],
+    })
+    t.faults.enable(['input.accept-negative-amount'])
+    expect((await route(BLANC, amount('-5'))).status).toBe(501)
+    expect((await route(BLANC, amount(`1${'0'.repeat(80)}`))).status).toBe(400)
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/withdrawals',
+          headers: headers(BLANC),
+          payload: { ...withdrawal, amount: -5 },
+        })
+      ).status,
+    ).toBe(501)
+    t.faults.clear()
+    t.faults.enable(['input.accept-over-uint256'])
+    expect((await route(BLANC, amount(`1${'0'.repeat(80)}`))).status).toBe(501)
+    expect((await route(BLANC, amount('-5'))).status).toBe(400)
+  })
+
+  test('input.5xx-on-wrong-types answers 500 to a wrong type only', async () => {
+    t.faults.enable(['input.5xx-on-wrong-types'])
+    expect((await route(BLANC, { ...routeRequest(), destinationChainId: [] })).status).toBe(500)
+    expect((await route(BLANC, routeRequest())).status).toBe(501)
+  })
+
+  test('limits.refuse-10-ops refuses exactly 10 operations on a chain', async () => {
+    t.faults.enable(['limits.refuse-10-ops'])
+    expect((await route(BLANC, routeRequest({ chains: 1, ops: 10 }))).status).toBe(400)
+    expect((await route(BLANC, routeRequest({ chains: 1, ops: 9 }))).status).toBe(501)
   })
 })

@@ -1,8 +1,9 @@
 import type { FastifySchemaCompiler } from 'fastify'
 import type { z } from 'zod'
+import { MAX_UINT256 } from '../../conformance/spec'
 import type { Faults } from '../faults'
 import type { ValidationIssue } from './envelope'
-import { type ApiError, clientError } from './errorCodes'
+import { ApiError, clientError } from './errorCodes'
 
 const partNames: Record<string, string> = {
   body: 'body',
@@ -45,6 +46,46 @@ const isOpsLimit = (issue: z.core.$ZodIssue) =>
 const isChainsLimit = (issue: z.core.$ZodIssue) =>
   issue.code === 'custom' && issue.path.length === 1 && issue.path[0] === 'preClaimExecutions'
 
+/** The value at an issue's path in the parsed data. */
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let value = data
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return undefined
+    value = (value as Record<PropertyKey, unknown>)[key]
+  }
+  return value
+}
+
+const isNegative = (value: unknown) =>
+  (typeof value === 'number' && value < 0) || (typeof value === 'string' && /^-\d+$/.test(value))
+const isOverUint256 = (value: unknown) =>
+  (typeof value === 'number' && value > Number.MAX_SAFE_INTEGER && Number.isFinite(value)
+    ? BigInt(value) > MAX_UINT256
+    : false) ||
+  (typeof value === 'string' && /^\d+$/.test(value) && BigInt(value) > MAX_UINT256)
+
+/** A fault lets an amount issue through: `input.accept-negative-amount`, `input.accept-over-uint256`. */
+function isFaultyAmount(faults: Faults, issue: z.core.$ZodIssue, data: unknown): boolean {
+  if (issue.path[issue.path.length - 1] !== 'amount') return false
+  const value = valueAt(data, issue.path)
+  return (
+    (faults.has('input.accept-negative-amount') && isNegative(value)) ||
+    (faults.has('input.accept-over-uint256') && isOverUint256(value))
+  )
+}
+
+/** A field of the wrong type: every form it may take expected another type (fault `input.5xx-on-wrong-types`). */
+const isWrongType = (issue: z.core.$ZodIssue): boolean =>
+  issue.code === 'invalid_type' ||
+  (issue.code === 'invalid_union' && issue.errors.every((branch) => branch.some(isWrongType)))
+
+/** Fault `limits.refuse-10-ops`: the chain of preClaimExecutions that has exactly 10 operations. */
+function chainWithTenOps(data: unknown): string | undefined {
+  const executions = valueAt(data, ['preClaimExecutions'])
+  if (typeof executions !== 'object' || executions === null) return undefined
+  return Object.entries(executions).find(([, ops]) => Array.isArray(ops) && ops.length === 10)?.[0]
+}
+
 /**
  * The validator compiler: zod parses each part (unknown fields of objects are stripped, so
  * ignored), and a failure becomes an {@link ApiError} VALIDATION_ERROR listing every failing
@@ -68,9 +109,25 @@ export function createValidatorCompiler(faults: Faults): FastifySchemaCompiler<z
           ),
         }
       }
-      if (result.success) return { value: result.data }
+      if (result.success) {
+        const chain =
+          httpPart === 'body' && faults.has('limits.refuse-10-ops') ? chainWithTenOps(data) : undefined
+        if (chain !== undefined)
+          return {
+            error: validationError([
+              { path: `preClaimExecutions.${chain}`, message: 'Too big: expected array to have <10 items' },
+            ]),
+          }
+        return { value: result.data }
+      }
       let issues = result.error.issues
+      if (faults.has('input.5xx-on-wrong-types') && issues.some(isWrongType))
+        return { error: new ApiError('INTERNAL_ERROR', 'Internal error.') }
       if (httpPart === 'body') {
+        if (faults.has('input.accept-negative-amount') || faults.has('input.accept-over-uint256')) {
+          issues = issues.filter((issue) => !isFaultyAmount(faults, issue, data))
+          if (issues.length === 0) return { value: data }
+        }
         const acceptOps = faults.has('limits.accept-11-ops')
         const acceptChains = faults.has('limits.accept-6-chains')
         if (acceptOps || acceptChains) {

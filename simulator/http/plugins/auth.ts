@@ -32,13 +32,16 @@ export const auth = fp<{ apiKeys: readonly string[] }>(
     const isAccepted = createKeyCheck(apiKeys)
     app.addHook('onRequest', async (request) => {
       if (request.is404 || request.routeOptions.config.public) return
+      if (request.routeOptions.config.control && app.faults.has('auth.control-api-open')) return
       const key = request.headers[API_KEY_HEADER]
       if (key === undefined || key === '') {
         if (app.faults.has('auth.accept-missing-key')) return
         throw clientError('UNAUTHORIZED', `The ${API_KEY_HEADER} header is missing.`)
       }
-      if (typeof key !== 'string' || !isAccepted(key))
+      if (typeof key !== 'string' || !isAccepted(key)) {
+        if (app.faults.has('auth.accept-wrong-key')) return
         throw clientError('UNAUTHORIZED', `The ${API_KEY_HEADER} header does not hold a valid API key.`)
+      }
     })
   },
   { name: 'auth', dependencies: ['traceId'] },

@@ -13,11 +13,12 @@ for (const [code, { status }] of Object.entries(ERROR_CODES))
  * errors (bad JSON, body too large, unsupported content type, ...) stay 4xx; anything else is
  * a 500 INTERNAL_ERROR whose text does not leak.
  */
-export function toApiError(error: unknown, malformedJsonIs5xx = false): ApiError {
+export function toApiError(error: unknown, malformedJsonIs5xx = false, oversizedBodyIs5xx = false): ApiError {
   if (error instanceof ApiError) return error
   const fastifyError = error as Partial<FastifyError>
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      if (oversizedBodyIs5xx) return new ApiError('INTERNAL_ERROR', 'Internal error.')
       return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than the service accepts.')
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -48,12 +49,14 @@ export function toApiError(error: unknown, malformedJsonIs5xx = false): ApiError
 export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   const app = request.server
   // Resolved from the header again: the error may have been raised before the versioning hook ran.
-  const { version } = resolveVersion(request.headers[VERSION_HEADER], app.faults)
+  const resolved = resolveVersion(request.headers[VERSION_HEADER], app.faults).version
+  const version = app.faults.has('errors.alps-as-blanc') ? '2026-04.blanc' : resolved
+  const traceId = app.faults.has('errors.trace-id-mismatch') ? `${request.id}-other` : request.id
   if (error.headers) reply.headers(error.headers)
   return reply
     .code(error.statusCode)
     .type('application/json; charset=utf-8')
-    .send(toEnvelope(version, error, request.id, { omitCode: app.faults.has('errors.omit-code') }))
+    .send(toEnvelope(version, error, traceId, { omitCode: app.faults.has('errors.omit-code') }))
 }
 
 /**
@@ -63,7 +66,11 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, error
 export const errors = fp(
   async (app) => {
     app.setErrorHandler((error, request, reply) => {
-      const apiError = toApiError(error, app.faults.has('errors.5xx-on-malformed-json'))
+      const apiError = toApiError(
+        error,
+        app.faults.has('errors.5xx-on-malformed-json'),
+        app.faults.has('errors.5xx-on-oversized-body'),
+      )
       if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed')
       return sendApiError(request, reply, apiError)
     })

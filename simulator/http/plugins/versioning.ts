@@ -21,7 +21,10 @@ export function resolveVersion(header: string | string[] | undefined, faults?: F
     return { version, problem: 'missing' }
   }
   if (typeof header !== 'string' || !API_VERSION_PATTERN.test(header))
-    return { version: '2026-01.alps', problem: 'malformed' }
+    return {
+      version: '2026-01.alps',
+      problem: faults?.has('version.accept-malformed') ? undefined : 'malformed',
+    }
   if ((API_VERSIONS as readonly string[]).includes(header))
     return { version: header as ApiVersion, problem: undefined }
   if (faults?.has('version.accept-unknown')) return { version: '2026-01.alps', problem: undefined }
@@ -86,7 +89,11 @@ export const versioning = fp<{ strictVersion: boolean }>(
       )
       if (error) throw error
       const versions = config.versions
-      if (versions && !versions.includes(request.apiVersion))
+      if (
+        versions &&
+        !versions.includes(request.apiVersion) &&
+        !app.faults.has('version.serve-other-version-paths')
+      )
         throw clientError(
           'NOT_FOUND',
           `${request.method} ${request.routeOptions.url} is not served by version ${request.apiVersion}; it is served by ${versions.join(', ')}.`,
