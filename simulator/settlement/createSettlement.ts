@@ -121,13 +121,11 @@ export function createSettlement(parameters: CreateSettlementParameters): Settle
   function compactDomainSeparator(chainId: number): Promise<Hex> {
     let separator = domainSeparators.get(chainId)
     if (!separator) {
-      separator = devnet
-        .chain(chainId)
-        .publicClient.readContract({
-          address: addresses.compact,
-          abi: TheCompact.abi,
-          functionName: 'DOMAIN_SEPARATOR',
-        })
+      separator = devnet.chain(chainId).publicClient.readContract({
+        address: addresses.compact,
+        abi: TheCompact.abi,
+        functionName: 'DOMAIN_SEPARATOR',
+      })
       domainSeparators.set(chainId, separator)
       separator.catch(() => domainSeparators.delete(chainId))
     }

@@ -16,6 +16,7 @@ import {
   balanceOf,
   buildSignedIntent,
   compactBalanceOf,
+  fundForPermit2,
   tokenAddress,
 } from './testing/buildSignedIntent'
 import { createSettlementStack } from './testing/harness'
@@ -307,4 +308,44 @@ describe('settlement: expiry and restart', () => {
       await rm(stateDir, { recursive: true, force: true })
     }
   })
+})
+
+describe('settlement: concurrency', () => {
+  it('settles 100 intents submitted at once from 100 accounts, each balance moved exactly once', async () => {
+    const owners = Array.from({ length: 100 }, (_, i) =>
+      privateKeyToAccount(keccak256(toHex(`settlement.test load ${i}`))),
+    )
+    await fundForPermit2(devnet, owners, 10, 'USDC', usdc(10))
+    const usdc8453 = tokenAddress(8453, 'USDC')
+    const usdc10 = tokenAddress(10, 'USDC')
+    const relayerBefore = await balanceOf(devnet, 10, usdc10, devnet.keys.relayer.address)
+    const intents = await Promise.all(
+      owners.map((owner) =>
+        buildSignedIntent({
+          signer: { kind: 'EOA', account: owner },
+          server: devnet.keys.server.account,
+          fundingMethod: 'PERMIT2',
+          origins: [{ chainId: 10, symbol: 'USDC', amount: usdc(3) }],
+          destination: { chainId: 8453, symbol: 'USDC', amount: usdc(2) },
+          now: devnet.now(),
+        }),
+      ),
+    )
+    const results = await Promise.all(intents.map((i) => submit(i.signedIntentOp)))
+    const statuses = await Promise.all(
+      results.map((r) => waitFor(stack.service, r.result.id, ['COMPLETED', 'FAILED'], 120_000)),
+    )
+    expect(statuses.filter((s) => s.status !== 'COMPLETED')).toEqual([])
+    const balances = await Promise.all(
+      owners.map(async (o) => [
+        await balanceOf(devnet, 10, usdc10, o.address),
+        await balanceOf(devnet, 8453, usdc8453, o.address),
+      ]),
+    )
+    expect(balances.every(([origin, destination]) => origin === usdc(7) && destination === usdc(2))).toBe(
+      true,
+    )
+    expect(await balanceOf(devnet, 10, usdc10, devnet.keys.relayer.address)).toBe(relayerBefore + usdc(300))
+    expect(new Set(statuses.map((s) => s.fillTransactionHash)).size).toBe(100)
+  }, 180_000)
 })

@@ -170,14 +170,12 @@ export async function approvePermit2(
 
 /** Reads an ERC-20 balance. */
 export function balanceOf(devnet: SettlementDevnet, chainId: number, token: Address, owner: Address) {
-  return devnet
-    .chain(chainId)
-    .publicClient.readContract({
-      address: token,
-      abi: erc20Abi,
-      functionName: 'balanceOf',
-      args: [getAddress(owner)],
-    })
+  return devnet.chain(chainId).publicClient.readContract({
+    address: token,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [getAddress(owner)],
+  })
 }
 
 /** The Compact's ERC-6909 balance of a lock. */
@@ -188,4 +186,54 @@ export function compactBalanceOf(devnet: SettlementDevnet, chainId: number, toke
     functionName: 'balanceOf',
     args: [getAddress(owner), toLockId(DEVNET_LOCK_TAG, token)],
   })
+}
+
+/**
+ * Gives fresh accounts ether and a token on one chain (the funder mints), and has each approve
+ * Permit2: the setup of a PERMIT2-funded EOA, for many accounts at once.
+ */
+export async function fundForPermit2(
+  devnet: SettlementDevnet & { keys: { funder: { account: PrivateKeyAccount } } },
+  owners: readonly PrivateKeyAccount[],
+  chainId: number,
+  symbol: string,
+  amount: bigint,
+) {
+  const chain = devnet.chain(chainId)
+  const token = tokenAddress(chainId, symbol)
+  const mintAbi = parseAbi(['function mint(address to, uint256 amount)'])
+  await Promise.all(owners.map((o) => chain.testClient.setBalance({ address: o.address, value: 10n ** 18n })))
+  const funder = devnet.keys.funder.account
+  let nonce = await chain.publicClient.getTransactionCount({ address: funder.address, blockTag: 'pending' })
+  const hashes: Hex[] = []
+  for (const o of owners)
+    hashes.push(
+      await chain.relayerClient.writeContract({
+        account: funder,
+        address: token,
+        abi: mintAbi,
+        functionName: 'mint',
+        args: [o.address, amount],
+        nonce: nonce++,
+        gas: 200_000n,
+      }),
+    )
+  hashes.push(
+    ...(await Promise.all(
+      owners.map((o) =>
+        chain.relayerClient.writeContract({
+          account: o,
+          address: token,
+          abi: erc20Abi,
+          functionName: 'approve',
+          args: [addresses.permit2, maxUint256],
+          gas: 100_000n,
+        }),
+      ),
+    )),
+  )
+  for (const hash of hashes) {
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    if (receipt.status !== 'success') throw new Error(`funding transaction ${hash} reverted on ${chainId}`)
+  }
 }
