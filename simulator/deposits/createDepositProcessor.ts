@@ -24,7 +24,7 @@ import {
   type Registration,
 } from './configStore'
 import { readJson, writeJsonAtomic } from './persistence'
-import type { PriceTable } from './priceTable'
+import type { PriceTable } from '../quoting/prices'
 import { evaluateDeposit, planPayout } from './rules'
 import { createWebhookOutbox, type RetryPolicy, type WebhookTarget } from './webhookOutbox'
 

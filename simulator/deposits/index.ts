@@ -22,7 +22,7 @@ export {
 } from './createDepositProcessor'
 export { createDepositProcessorService } from './depositProcessorService'
 export { AccountTakenError, InvalidConfigurationError, StateFileError } from './errors'
-export { createPriceTable, DEFAULT_PRICES, type PriceTable, STABLECOIN_SYMBOLS } from './priceTable'
+export { createPriceTable, DEFAULT_PRICES, type PriceTable, STABLECOIN_SYMBOLS } from '../quoting/prices'
 export {
   BRIDGE_FEE_BPS,
   type DepositErrorCode,

@@ -22,6 +22,9 @@ export const DEFAULT_PRICES: Readonly<Record<string, number>> = {
   WETH: 3000,
 }
 
+/** Symbols that are USD stablecoins: a deposit bridged between two of them is checked against maxPriceDeviationBps (spec: Limits). */
+export const STABLECOIN_SYMBOLS: ReadonlySet<string> = new Set(['USDC', 'USDT', 'USDT0', 'DAI', 'USDBC'])
+
 /**
  * Creates the price table. `setPrices` merges and answers every price; a price that is not a
  * positive finite number is refused (400) and nothing changes.
