@@ -66,28 +66,31 @@ export function createChainSender({
       })
       const fees = await publicClient.estimateFeesPerGas()
       return enqueue(async () => {
-        nextNonce ??= await publicClient.getTransactionCount({
-          address: account.address,
-          blockTag: 'pending',
-        })
-        const nonce = nextNonce
-        try {
-          const hash = await relayerClient.sendTransaction({
-            to: tx.to,
-            data: tx.data,
-            value: tx.value ?? 0n,
-            // Headroom: state may change between estimate and send (other intents' txs).
-            gas: (gas * 13n) / 10n + 20_000n,
-            maxFeePerGas: fees.maxFeePerGas * 2n,
-            maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-            nonce,
-            ...(tx.authorizationList ? { authorizationList: tx.authorizationList } : {}),
+        // Someone else used the relayer's key (a tool, a second process): resync once and retry.
+        for (let attempt = 1; ; attempt++) {
+          nextNonce ??= await publicClient.getTransactionCount({
+            address: account.address,
+            blockTag: 'pending',
           })
-          nextNonce = nonce + 1
-          return hash
-        } catch (error) {
-          nextNonce = undefined
-          throw error
+          const nonce = nextNonce
+          try {
+            const hash = await relayerClient.sendTransaction({
+              to: tx.to,
+              data: tx.data,
+              value: tx.value ?? 0n,
+              // Headroom: state may change between estimate and send (other intents' txs).
+              gas: (gas * 13n) / 10n + 20_000n,
+              maxFeePerGas: fees.maxFeePerGas * 2n,
+              maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+              nonce,
+              ...(tx.authorizationList ? { authorizationList: tx.authorizationList } : {}),
+            })
+            nextNonce = nonce + 1
+            return hash
+          } catch (error) {
+            nextNonce = undefined
+            if (attempt >= 2 || !/nonce/i.test((error as Error).message)) throw error
+          }
         }
       })
     },
