@@ -73,6 +73,7 @@ function sampleRun(): RunResult {
       versions: ['alps', 'blanc'],
       webhooks: true,
       contracts: {},
+      tokens: {},
       implemented: { quotes: false },
     },
     scenarios,

@@ -1,4 +1,5 @@
 import {
+  type Abi,
   type Address,
   createPublicClient,
   createWalletClient,
@@ -11,6 +12,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { addresses } from '../../contracts/addresses'
+import * as artifacts from '../../contracts/generated/artifacts'
 import { BaseError } from '../../simulator/util/BaseError'
 import type { ChainStep } from '../scenario/schema'
 import type { TargetCapabilities } from './types'
@@ -32,6 +34,8 @@ export type ChainActionResult = {
   status?: 'success' | 'reverted' | undefined
   from?: Address | undefined
   balance?: bigint | undefined
+  /** Why a transaction reverted or could not be sent (a decoded revert when the ABI knows it). */
+  error?: string | undefined
 }
 
 function clientsFor(caps: TargetCapabilities, chainId: number) {
@@ -84,6 +88,21 @@ export async function runChainAction(
 ): Promise<ChainActionResult> {
   const chainId = Number(step.chainId)
   const { chain, transport, publicClient } = clientsFor(caps, chainId)
+  if (step.action === 'receipt') {
+    const hash = step.hash as Hex
+    if (!/^0x[0-9a-fA-F]{64}$/.test(hash))
+      throw new ChainActionError(`"${step.hash}" is not a transaction hash.`)
+    try {
+      const receipt = await publicClient.waitForTransactionReceipt({
+        hash,
+        timeout: step.timeoutSeconds * 1000,
+        pollingInterval: 250,
+      })
+      return { hash, status: receipt.status, from: receipt.from }
+    } catch (error) {
+      return { hash, error: (error as Error).message.split('\n')[0] }
+    }
+  }
   if (step.action === 'readBalance') {
     const account = address(step.account, 'account')
     const balance =
@@ -141,6 +160,39 @@ export async function runChainAction(
             })
       break
     }
+    case 'writeContract': {
+      const artifact = (artifacts as Record<string, { abi?: Abi }>)[step.abi]
+      if (!artifact?.abi)
+        throw new ChainActionError(
+          `No contract artifact named ${step.abi} (contracts/generated/artifacts.ts).`,
+        )
+      const target = isAddress(step.address, { strict: false })
+        ? step.address
+        : (caps.contracts[`${chainId}.${step.address}`] ?? caps.contracts[step.address])
+      if (!target)
+        throw new ChainActionError(`No contract "${step.address}" on chain ${chainId} in the manifest.`)
+      const call = {
+        address: address(target, 'contract'),
+        abi: artifact.abi,
+        functionName: step.functionName,
+        args: step.args,
+        value: BigInt(step.value),
+      }
+      try {
+        // Simulated first, so a revert is reported with its decoded reason.
+        const { request } = await publicClient.simulateContract({ ...call, account })
+        hash = await wallet.writeContract(request as Parameters<typeof wallet.writeContract>[0])
+      } catch (error) {
+        if (step.expectStatus === 'reverted') return { status: 'reverted', from: account.address }
+        const e = error as { shortMessage?: string; message: string }
+        return {
+          from: account.address,
+          status: 'reverted',
+          error: e.shortMessage ?? e.message.split('\n')[0],
+        }
+      }
+      break
+    }
     case 'sendTransaction':
       hash = await wallet.sendTransaction({
         to: address(step.to, 'to'),
@@ -151,4 +203,35 @@ export async function runChainAction(
   }
   const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: 30_000 })
   return { hash, status: receipt.status, from: account.address }
+}
+
+/**
+ * Signs EIP-712 typed data exactly as given (a blanc route's `signData` entries) with a funded
+ * account of the target or a private key; an array gives an array of signatures.
+ *
+ * @example
+ * const [signature] = await signTypedDataAs(caps, 0, [route.signData.origin[0]])
+ */
+export async function signTypedDataAs(
+  caps: TargetCapabilities,
+  from: number | string,
+  typedData: unknown,
+): Promise<Hex | Hex[]> {
+  const account = privateKeyToAccount(signerKey(caps, from))
+  const sign = (data: unknown) => {
+    if (typeof data !== 'object' || data === null || !('types' in data) || !('primaryType' in data))
+      throw new ChainActionError(
+        'The value to sign is not EIP-712 typed data ({domain, types, primaryType, message}).',
+        {
+          metaMessages: [`Got: ${JSON.stringify(data)?.slice(0, 200)}`],
+        },
+      )
+    const { domain, types, primaryType, message } = data as Parameters<typeof account.signTypedData>[0]
+    // EIP712Domain is implied by the domain; viem derives it.
+    const { EIP712Domain: _, ...rest } = types as Record<string, unknown>
+    return account.signTypedData({ domain, types: rest, primaryType, message } as Parameters<
+      typeof account.signTypedData
+    >[0])
+  }
+  return Array.isArray(typedData) ? Promise.all(typedData.map(sign)) : sign(typedData)
 }

@@ -17,6 +17,8 @@ export const ChainsFile = z.strictObject({
   accounts: z.array(z.string().regex(/^0x[0-9a-fA-F]{64}$/)).default([]),
   /** Named contract addresses, e.g. `{ compact: '0x…' }` or per chain `{ '8453.compact': '0x…' }`. */
   contracts: z.record(z.string(), z.string()).default({}),
+  /** Token addresses by `<chainId>.<SYMBOL>`, e.g. `{ '8453.USDC': '0x…' }`. */
+  tokens: z.record(z.string(), z.string()).default({}),
 })
 export type ChainsFile = z.infer<typeof ChainsFile>
 
@@ -95,6 +97,7 @@ export async function detectCapabilities(
     versions: ['alps', 'blanc'],
     webhooks: isLoopback(target),
     contracts: {},
+    tokens: {},
     implemented: {},
   }
 
@@ -115,6 +118,8 @@ export async function detectCapabilities(
         caps.contracts[`${chain.chainId}.${name}`] = address
         caps.contracts[name] ??= address
       }
+    for (const chain of m.chains)
+      for (const token of chain.tokens) caps.tokens[`${chain.chainId}.${token.symbol}`] = token.address
   }
 
   if (parameters.chainsFile) {
@@ -127,6 +132,7 @@ export async function detectCapabilities(
     caps.chains = file.chains
     if (file.accounts.length > 0) caps.accounts = file.accounts as `0x${string}`[]
     Object.assign(caps.contracts, file.contracts)
+    Object.assign(caps.tokens, file.tokens)
   }
 
   // A route the target has not built yet answers 501 NOT_IMPLEMENTED.

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { privateKeyToAccount } from 'viem/accounts'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { LoadedScenario } from '../scenario/loadScenarios'
 import type { HttpExpect, HttpStep, Requirement, Step, Version } from '../scenario/schema'
 import { specSchemas } from '../spec'
-import { runChainAction } from './chainActions'
+import { runChainAction, signTypedDataAs } from './chainActions'
 import { interpolate } from './interpolate'
 import { applyMatcher, matchStatus, readPath } from './matchers'
 import { type HttpResponse, sendRequest } from './sendRequest'
@@ -29,6 +29,8 @@ export type ScenarioContext = {
 }
 
 const EXCERPT_BYTES = 4096
+/** How many `${fresh.<i>.address}` accounts each scenario gets. */
+const FRESH_ACCOUNTS = 2
 const cut = (text: string) =>
   text.length > EXCERPT_BYTES ? `${text.slice(0, EXCERPT_BYTES)}… (${text.length} bytes)` : text
 
@@ -106,8 +108,14 @@ export async function runScenario(
   let stopReason: string | undefined
   let status: ScenarioResult['status'] = 'passed'
 
+  const steps = [
+    ...scenario.steps.map((step) => ({ step, cleanup: false })),
+    ...scenario.cleanup.map((step) => ({ step, cleanup: true })),
+  ]
+  let stopped = false
   try {
-    for (const [index, rawStep] of scenario.steps.entries()) {
+    for (const [index, { step: rawStep, cleanup }] of steps.entries()) {
+      if (stopped && !cleanup) continue
       const stepNumber = index + 1
       const check = (name: string, ok: boolean, extra: Partial<CheckResult> = {}, spec = scenario.spec) => {
         checks.push({
@@ -142,10 +150,10 @@ export async function runScenario(
           check('step', false, { message: error instanceof Error ? error.message : String(error) })
         }
       }
-      if (checks.slice(before).some((c) => c.status === 'failed')) {
+      if (!cleanup && checks.slice(before).some((c) => c.status === 'failed')) {
         if (stepNumber < scenario.steps.length)
           stopReason = `stopped after step ${stepNumber} failed; ${scenario.steps.length - stepNumber} step(s) not run`
-        break
+        stopped = true
       }
     }
   } catch (error) {
@@ -175,6 +183,13 @@ function initialVariables(context: ScenarioContext): Record<string, unknown> {
     vars[`accounts.${i}.address`] = privateKeyToAccount(key).address
   })
   for (const [name, address] of Object.entries(caps.contracts)) vars[`contracts.${name}`] = address
+  for (const [name, address] of Object.entries(caps.tokens)) vars[`tokens.${name}`] = address
+  // Accounts no other scenario uses (e.g. to register for deposits), new for every scenario.
+  for (let i = 0; i < FRESH_ACCOUNTS; i++) {
+    const key = generatePrivateKey()
+    vars[`fresh.${i}.privateKey`] = key
+    vars[`fresh.${i}.address`] = privateKeyToAccount(key).address
+  }
   return vars
 }
 
@@ -255,9 +270,31 @@ async function runStep(rawStep: Step, run: StepRun): Promise<void> {
     }
     return
   }
+  if ('sign' in rawStep) {
+    const step = interpolate(rawStep.sign, vars)
+    const signatures = await signTypedDataAs(context.caps, step.account, step.typedData)
+    vars[rawStep.captureAs] = signatures
+    return
+  }
   if ('chain' in rawStep) {
     const step = interpolate(rawStep.chain, vars)
     const result = await runChainAction(context.caps, step)
+    if (step.action === 'receipt' || step.action === 'writeContract') {
+      const ok = result.status === step.expectStatus
+      const what =
+        step.action === 'receipt' ? `receipt ${step.hash}` : `${step.functionName} on ${step.chainId}`
+      check(what, ok, {
+        expected: step.expectStatus,
+        actual: result.status ?? 'not mined',
+        message: ok
+          ? undefined
+          : result.status === undefined
+            ? `transaction ${step.action === 'receipt' ? step.hash : ''} is not mined on chain ${step.chainId}${result.error ? `: ${result.error}` : ''}`
+            : `transaction ${result.hash} ${result.status}${result.error ? `: ${result.error}` : ''}`,
+      })
+      for (const [name, field] of Object.entries(rawStep.capture ?? {})) vars[name] = result[field]
+      return
+    }
     if (step.action === 'readBalance') {
       const balance = result.balance?.toString()
       if (step.captureAs) vars[step.captureAs] = balance
@@ -287,7 +324,11 @@ async function runStep(rawStep: Step, run: StepRun): Promise<void> {
     const timeout = Math.min(expectation.withinSeconds * 1000, Math.max(0, run.deadline - Date.now()))
     const hook = await context.receiver.waitFor(
       run.inboxId,
-      (h) => readPath(h.json, '/type').value === expectation.type,
+      (h) =>
+        readPath(h.json, '/type').value === expectation.type &&
+        Object.entries(expectation.where ?? {}).every(
+          ([path, matcher]) => applyMatcher(readPath(h.json, path), matcher).ok,
+        ),
       timeout,
     )
     const received = context.receiver.received(run.inboxId).map((h) => readPath(h.json, '/type').value)
@@ -296,7 +337,7 @@ async function runStep(rawStep: Step, run: StepRun): Promise<void> {
         `webhook ${expectation.type}`,
         hook !== undefined,
         {
-          expected: `a ${expectation.type} event within ${expectation.withinSeconds}s`,
+          expected: `a ${expectation.type} event${expectation.where ? ` where ${JSON.stringify(expectation.where)}` : ''} within ${expectation.withinSeconds}s`,
           actual: received.length ? `received: ${received.join(', ')}` : 'nothing received',
         },
         spec,
@@ -377,22 +418,40 @@ async function runHttpStep(rawStep: HttpStep, run: StepRun): Promise<void> {
     },
   }
   let response: HttpResponse
-  try {
-    response = await sendRequest({
-      method: step.method,
-      url,
-      headers,
-      body,
-      timeoutMs: Math.max(1000, Math.min(30_000, run.deadline - Date.now())),
-    })
-  } catch (error) {
-    exchange.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
-    check('request', false, { message: `${step.method} ${step.path} failed: ${exchange.error}`, exchange })
-    return
+  let results: Evaluation[]
+  const pollUntil = rawStep.poll
+    ? Math.min(run.deadline, Date.now() + rawStep.poll.timeoutSeconds * 1000)
+    : undefined
+  let attempts = 0
+  for (;;) {
+    attempts++
+    try {
+      response = await sendRequest({
+        method: step.method,
+        url,
+        headers,
+        body,
+        timeoutMs: Math.max(1000, Math.min(30_000, run.deadline - Date.now())),
+      })
+    } catch (error) {
+      exchange.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+      check('request', false, { message: `${step.method} ${step.path} failed: ${exchange.error}`, exchange })
+      return
+    }
+    results = evaluate(expect, response)
+    const done =
+      results.every((r) => r.ok) &&
+      (!expect.anyOf ||
+        expect.anyOf.some((alternative) => evaluate(alternative, response).every((r) => r.ok)))
+    if (done || pollUntil === undefined || Date.now() + rawStep.poll!.intervalMs > pollUntil) break
+    await sleep(rawStep.poll!.intervalMs)
   }
   exchange.response = { status: response.status, headers: response.headers, body: cut(response.text) }
+  if (pollUntil !== undefined && !results.every((r) => r.ok))
+    for (const result of results)
+      if (!result.ok)
+        result.message = `${result.message ?? result.name} (still, after ${attempts} polls over ${rawStep.poll!.timeoutSeconds}s)`
 
-  const results = evaluate(expect, response)
   for (const result of results)
     check(
       result.name,
@@ -428,7 +487,7 @@ async function runHttpStep(rawStep: HttpStep, run: StepRun): Promise<void> {
   }
 
   for (const [name, path] of Object.entries(rawStep.capture ?? {})) {
-    const read = path.startsWith('header:')
+    const read: { found: boolean; value: unknown } = path.startsWith('header:')
       ? {
           found: path.slice(7).toLowerCase() in response.headers,
           value: response.headers[path.slice(7).toLowerCase()],

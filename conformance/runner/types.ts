@@ -65,6 +65,8 @@ export type TargetCapabilities = {
   manifest?: unknown
   /** Named contract addresses from the manifest (e.g. `compact`), for `${contracts.compact}`. */
   contracts: Record<string, string>
+  /** Token addresses by `<chainId>.<SYMBOL>` (manifest or `--chains` file), for `${tokens.8453.USDC}`. */
+  tokens: Record<string, string>
 }
 
 export type RunSummary = {

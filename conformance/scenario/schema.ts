@@ -86,6 +86,16 @@ export const HttpStep = z.strictObject({
     oversizeBytes: z.number().int().positive().optional(),
   }),
   expect: HttpExpect.default({}),
+  /**
+   * Send the request again until every check of `expect` passes (e.g. a status reaching
+   * COMPLETED), or the time is up; the checks of the last answer are the step's.
+   */
+  poll: z
+    .strictObject({
+      timeoutSeconds: z.number().positive().default(60),
+      intervalMs: z.number().int().positive().default(500),
+    })
+    .optional(),
   /** name → `/json/pointer`, `dotted.path` or `header:<name>`; later steps use `${name}`. */
   capture: z.record(z.string().regex(/^[A-Za-z_][\w]*$/), z.string()).optional(),
 })
@@ -134,6 +144,31 @@ export const ChainStep = z.strictObject({
       value: Amount.default('0'),
     }),
     z.strictObject({
+      /** Calls a contract function: the ABI of a contract of `contracts/generated/artifacts.ts`. */
+      action: z.literal('writeContract'),
+      chainId: ChainRef,
+      from: Signer.default(0),
+      /** An address, or a contract name of the manifest (`compact` → `${contracts.<chainId>.compact}`). */
+      address: z.string(),
+      /** The artifact whose ABI encodes the call, e.g. `TheCompact`. */
+      abi: z.string(),
+      functionName: z.string(),
+      /** Arguments as JSON (integers as strings or numbers), usually captured values. */
+      args: z.array(z.unknown()).default([]),
+      value: Amount.default('0'),
+      /** `success` (default): the transaction must succeed; `reverted`: it must revert. */
+      expectStatus: z.enum(['success', 'reverted']).default('success'),
+    }),
+    z.strictObject({
+      /** Checks that a transaction (e.g. a hash the target reported) is mined on the chain, and its status. */
+      action: z.literal('receipt'),
+      chainId: ChainRef,
+      hash: z.string(),
+      expectStatus: z.enum(['success', 'reverted']).default('success'),
+      /** How long to wait for the transaction to be mined. */
+      timeoutSeconds: z.number().positive().default(30),
+    }),
+    z.strictObject({
       action: z.literal('readBalance'),
       chainId: ChainRef,
       account: z.string(),
@@ -177,6 +212,21 @@ export const FaultStep = z.strictObject({
 
 export const WaitStep = z.strictObject({ name: z.string().optional(), wait: z.number().int().nonnegative() })
 
+/**
+ * Signs EIP-712 typed data (e.g. a blanc route's `signData.origin[i]` / `destination`) exactly as
+ * given with an account's key, and captures the signature (an array of them for an array).
+ */
+export const SignStep = z.strictObject({
+  name: z.string().optional(),
+  sign: z.strictObject({
+    /** A typed-data object `{domain, types, primaryType, message}`, or an array of them; usually `${captured}`. */
+    typedData: z.unknown(),
+    /** A funded account of the manifest by index, or a `0x` private key / `${var}`. */
+    account: Signer.default(0),
+  }),
+  captureAs: z.string().regex(/^[A-Za-z_][\w]*$/),
+})
+
 export const WebhookStep = z.strictObject({
   name: z.string().optional(),
   webhook: z.strictObject({
@@ -184,6 +234,8 @@ export const WebhookStep = z.strictObject({
     withinSeconds: z.number().positive().default(30),
     /** `valid`: `X-Webhook-Signature: sha256=<hex>` matches HMAC-SHA256(secret, raw body); `absent`: no header. */
     signature: z.enum(['valid', 'absent']),
+    /** Picks the event: the first of `type` whose body also matches these (e.g. a deposit amount). */
+    where: z.record(z.string(), Matcher).optional(),
     body: z.record(z.string(), Matcher).optional(),
     spec: z.string().optional(),
   }),
@@ -197,6 +249,7 @@ const STEP_KINDS = {
   fault: FaultStep,
   wait: WaitStep,
   webhook: WebhookStep,
+  sign: SignStep,
 } as const
 export type Step = z.infer<(typeof STEP_KINDS)[keyof typeof STEP_KINDS]>
 
@@ -233,6 +286,7 @@ export type ClockStep = z.infer<typeof ClockStep>
 export type FaultStep = z.infer<typeof FaultStep>
 export type WaitStep = z.infer<typeof WaitStep>
 export type WebhookStep = z.infer<typeof WebhookStep>
+export type SignStep = z.infer<typeof SignStep>
 
 /**
  * What a scenario needs of the target: `devnet` (the `/_devnet/` endpoints of an intent-devnet),
@@ -266,5 +320,10 @@ export const Scenario = z.strictObject({
     })
     .default({ capabilities: [] }),
   steps: z.array(Step).min(1),
+  /**
+   * Steps run when the scenario ends, whether it passed, failed or stopped early (e.g. restore
+   * the prices a scenario changed). Their failures count like any other check.
+   */
+  cleanup: z.array(Step).default([]),
 })
 export type Scenario = z.infer<typeof Scenario>
