@@ -8,6 +8,8 @@ import { createFaults, type Faults } from './faults'
 import type { HttpServices } from './http/domainServices'
 import { createPriceTable } from './quoting/prices'
 import { createQuotingService } from './quoting/quotingService'
+import { type ChainSender, createChainSender } from './settlement/chainSender'
+import { createSettlementStack } from './settlement/createSettlementStack'
 import { createAllocator } from './signing/allocator'
 import { createWithdrawalService } from './signing/withdrawals'
 
@@ -70,12 +72,17 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
   try {
     // One price table for the whole service: quotes, deposit rules and POST /_devnet/prices.
     const prices = createPriceTable()
+    // One sender per chain for everything the relayer sends (fills, claims, deposit payouts).
+    const senders = new Map<number, ChainSender>(
+      devnet.chains.map((chain) => [chain.chainId, createChainSender({ chain })]),
+    )
     const depositProcessor = createDepositProcessor({
       chains: devnet.chains.map((chain) => ({
         chainId: chain.chainId,
         publicClient: chain.publicClient,
         relayer: chain.relayerClient,
         tokens: tokensByChain[chain.chainId] ?? [],
+        send: (tx) => senders.get(chain.chainId)!.send(tx),
       })),
       prices,
       clock: devnet,
@@ -93,6 +100,14 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       ttlSeconds: quoteTtlSeconds,
       prices,
     })
+    const settlement = await createSettlementStack({
+      devnet,
+      stateDir: parameters.stateDir,
+      quotes: quoting.quotes,
+      senders,
+      log: parameters.log,
+    })
+    stops.push(() => settlement.stop())
     const clients = Object.fromEntries(devnet.chains.map((chain) => [chain.chainId, chain.publicClient]))
     const withdrawals = createWithdrawalService({
       allocator: createAllocator({ signer: devnet.keys.allocator.account, clients }),
@@ -105,6 +120,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       devnet,
       prices,
       quoting,
+      intents: settlement.service,
       withdrawals,
       depositProcessor: (tenant) => createDepositProcessorService(depositProcessor, tenant),
     }

@@ -18,7 +18,7 @@ import {
   fundForPermit2,
   tokenAddress,
 } from '../../simulator/settlement/testing/buildSignedIntent'
-import { createSettlementStack } from '../../simulator/settlement/testing/harness'
+import { createSettlementStack } from '../../simulator/settlement/createSettlementStack'
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(name)

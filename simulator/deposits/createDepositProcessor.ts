@@ -4,9 +4,11 @@ import {
   type Account,
   type Address,
   type Chain,
+  encodeFunctionData,
   erc20Abi,
   getAddress,
   type Hash,
+  type Hex,
   type PublicClient,
   type Transport,
   type WalletClient,
@@ -15,6 +17,7 @@ import {
 import type { DepositProcessorParams } from '../../conformance/spec'
 import type { TokenInfo } from '../../contracts/addresses'
 import type { Faults } from '../faults'
+import type { PriceTable } from '../quoting/prices'
 import { type ObservedDeposit, scanBlocks } from './chainWatcher'
 import {
   type ConfigStoreState,
@@ -24,7 +27,6 @@ import {
   type Registration,
 } from './configStore'
 import { readJson, writeJsonAtomic } from './persistence'
-import type { PriceTable } from '../quoting/prices'
 import { evaluateDeposit, planPayout } from './rules'
 import { createWebhookOutbox, type RetryPolicy, type WebhookTarget } from './webhookOutbox'
 
@@ -36,6 +38,11 @@ export type DepositChain = {
   relayer: WalletClient<Transport, Chain | undefined, Account>
   /** The ERC-20 tokens the devnet knows on this chain (native ether is implied). */
   tokens: readonly TokenInfo[]
+  /**
+   * Sends a relayer transaction through the sender the settlement shares, so the two never
+   * race for the relayer's nonces. Without it, payouts go through `relayer` directly.
+   */
+  send?: ((tx: { to: Address; data: Hex; value?: bigint | undefined }) => Promise<Hash>) | undefined
 }
 
 /** Deposit statuses this processor uses (a subset of the public service's). */
@@ -334,8 +341,20 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
     save()
     try {
       if (!record.bridgeTransactionHash) {
-        const hash =
+        const payout =
           target.token === zeroAddress
+            ? { to: record.account, data: '0x' as Hex, value: BigInt(target.amount) }
+            : {
+                to: target.token,
+                data: encodeFunctionData({
+                  abi: erc20Abi,
+                  functionName: 'transfer',
+                  args: [record.account, BigInt(target.amount)],
+                }),
+              }
+        const hash = chain.send
+          ? await chain.send(payout)
+          : target.token === zeroAddress
             ? await chain.relayer.sendTransaction({
                 to: record.account,
                 value: BigInt(target.amount),

@@ -49,6 +49,11 @@ export type CreateSettlementParameters = {
   /** How often PENDING intents are checked against their fill deadline (default 250 ms). */
   expiryCheckMs?: number | undefined
   log?: ((line: string) => void) | undefined
+  /**
+   * The relayer's senders, one per chain, when other parts of the service send as the relayer
+   * too (the deposit processor's payouts): sharing them keeps the relayer's nonces in one queue.
+   */
+  senders?: Map<number, ChainSender> | undefined
 }
 
 /** One step of a simulated settlement. */
@@ -96,7 +101,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 export function createSettlement(parameters: CreateSettlementParameters): Settlement {
   const { devnet, store, pickupDelayMs = 0, expiryCheckMs = 250 } = parameters
   const log = parameters.log ?? (() => {})
-  const senders = new Map<number, ChainSender>()
+  const senders = parameters.senders ?? new Map<number, ChainSender>()
   const running = new Map<string, Promise<void>>()
   /** Intents whose fill was handed to the sender: the expiry check leaves them alone. */
   const fillCommitted = new Set<string>()

@@ -10,6 +10,7 @@ import { type Devnet, startDevnet } from '../devnet/startDevnet'
 import type { IntentService } from '../http/domainServices'
 import { ApiError } from '../http/errorCodes'
 import { fillArgs } from './contractArgs'
+import { createSettlementStack } from './createSettlementStack'
 import { fillerAbi } from './describeRevert'
 import {
   approvePermit2,
@@ -19,7 +20,6 @@ import {
   fundForPermit2,
   tokenAddress,
 } from './testing/buildSignedIntent'
-import { createSettlementStack } from './testing/harness'
 
 const usdc = (n: number) => parseUnits(String(n), 6)
 let devnet: Devnet

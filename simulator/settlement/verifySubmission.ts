@@ -119,14 +119,25 @@ export async function verifySubmission(parameters: VerifySubmissionParameters): 
       fundingMethodOf(element) === 'COMPACT'
         ? compactTypedData(intentOp)
         : permit2TypedData(element, intentOp.nonce, intentOp.expires)
-    const failure = await checkSignature(
-      devnet,
-      Number(element.chainId),
-      sponsor,
-      typedData,
-      signed.originSignatures[i]!,
-      signed.setupOps,
-    )
+    const check = (data: TypedDataJson) =>
+      checkSignature(
+        devnet,
+        Number(element.chainId),
+        sponsor,
+        data,
+        signed.originSignatures[i]!,
+        signed.setupOps,
+      )
+    let failure = await check(typedData)
+    // The public SDK 1.x signs compacts for the older Compact address; our Compact accepts
+    // that domain too (contracts/README.md), so the service does as well.
+    if (failure && typedData.primaryType === 'MultichainCompact')
+      failure = (await check({
+        ...typedData,
+        domain: { ...typedData.domain, verifyingContract: addresses.compactLegacy },
+      }))
+        ? failure
+        : undefined
     if (failure)
       problems.push({
         field: `originSignatures[${i}]`,

@@ -1,9 +1,10 @@
-import type { Devnet } from '../../devnet/startDevnet'
-import { createIntentService } from '../../intents/intentService'
-import { createIntentStore } from '../../intents/intentStore'
-import type { QuoteStore } from '../../intents/quoteStore'
-import type { QuotedIntent } from '../../quoting/types'
-import { createSettlement, type SettlementPayload } from '../createSettlement'
+import type { Devnet } from '../devnet/startDevnet'
+import { createIntentService } from '../intents/intentService'
+import { createIntentStore } from '../intents/intentStore'
+import type { QuoteStore } from '../intents/quoteStore'
+import type { QuotedIntent } from '../quoting/types'
+import type { ChainSender } from './chainSender'
+import { createSettlement, type SettlementPayload } from './createSettlement'
 
 /** Parameters of {@link createSettlementStack}. */
 export type CreateSettlementStackParameters = {
@@ -11,11 +12,14 @@ export type CreateSettlementStackParameters = {
   stateDir?: string | undefined
   pickupDelayMs?: number | undefined
   quotes?: QuoteStore<QuotedIntent> | undefined
+  /** The relayer's per-chain senders, shared with the deposit processor. */
+  senders?: Map<number, ChainSender> | undefined
+  log?: ((line: string) => void) | undefined
 }
 
 /**
  * The intent store, the relayer and the intent service on a running devnet: what `up` wires
- * and what the tests use. Call `start()` (loads the store, approves, resumes) before use.
+ * (`startSimulator`) and what the tests use. Call `start()` (loads the store, approves, resumes) before use.
  */
 export async function createSettlementStack(parameters: CreateSettlementStackParameters) {
   const { devnet } = parameters
@@ -24,7 +28,13 @@ export async function createSettlementStack(parameters: CreateSettlementStackPar
     now: () => devnet.now(),
   })
   await store.load()
-  const settlement = createSettlement({ devnet, store, pickupDelayMs: parameters.pickupDelayMs })
+  const settlement = createSettlement({
+    devnet,
+    store,
+    pickupDelayMs: parameters.pickupDelayMs,
+    senders: parameters.senders,
+    log: parameters.log,
+  })
   await settlement.start()
   const service = createIntentService({
     devnet,
