@@ -1,3 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseEther } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DevnetManifest } from '../conformance/spec'
 import { type Simulator, startSimulator } from './startSimulator'
@@ -59,5 +64,66 @@ describe('startSimulator (a real devnet behind a listening service)', () => {
     expect(sim.devnet.now()).toBeGreaterThanOrEqual(before + 3600)
     const block = await sim.devnet.chain(8453).publicClient.getBlock()
     expect(Number(block.timestamp)).toBeGreaterThanOrEqual(before + 3600)
+  })
+})
+
+describe('startSimulator with --state-dir (a resumable run)', () => {
+  it('keeps chain state and durable service data across a restart, and forgets quotes', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'sim-state-'))
+    const recipient = '0x000000000000000000000000000000000000dEaD'
+    const post = (sim: Simulator, path: string, body: unknown, version = '2026-04.blanc') =>
+      fetch(`${sim.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'x-api-key': sim.apiKey, 'content-type': 'application/json', 'x-api-version': version },
+        body: JSON.stringify(body),
+      })
+    try {
+      const first = await startSimulator({ port: 0, chainIds: [10, 8453], stateDir })
+      let intentId: string
+      try {
+        const manifest = first.manifest()
+        const account = manifest.accounts[0]!
+        const chain = first.devnet.chain(10)
+        const hash = await chain.relayerClient.sendTransaction({
+          account: privateKeyToAccount(account.privateKey as `0x${string}`),
+          to: recipient,
+          value: parseEther('1.5'),
+        })
+        await chain.publicClient.waitForTransactionReceipt({ hash })
+        expect(
+          (await post(first, '/deposit-processor/setup', { params: { maxPriceDeviationBps: 77 } })).status,
+        ).toBe(200)
+        const usdc = manifest.chains.find((c) => c.chainId === 8453)!.tokens.find((t) => t.symbol === 'USDC')!
+        const quote = await post(first, '/intents/route', {
+          destinationChainId: 8453,
+          tokenRequests: [{ tokenAddress: usdc.address, amount: '1000000' }],
+          account: { address: account.address, accountType: 'EOA' },
+        })
+        expect(quote.status).toBe(200)
+        intentId = ((await quote.json()) as { routes: { intentId: string }[] }).routes[0]!.intentId
+      } finally {
+        await first.close()
+      }
+
+      const second = await startSimulator({ port: 0, chainIds: [10, 8453], stateDir })
+      try {
+        expect(await second.devnet.chain(10).publicClient.getBalance({ address: recipient })).toBe(
+          parseEther('1.5'),
+        )
+        const config = await fetch(`${second.baseUrl}/deposit-processor/setup`, {
+          headers: { 'x-api-key': second.apiKey },
+        })
+        expect(((await config.json()) as { maxPriceDeviationBps: number }).maxPriceDeviationBps).toBe(77)
+        // Quotes are never durable: the spec says a restarted quote store answers 404.
+        const submit = await post(second, `/intents/${intentId}/submit`, {
+          signatures: { origin: [`0x${'11'.repeat(65)}`], destination: `0x${'11'.repeat(65)}` },
+        })
+        expect(submit.status).toBe(404)
+      } finally {
+        await second.close()
+      }
+    } finally {
+      await rm(stateDir, { recursive: true, force: true })
+    }
   })
 })
