@@ -1,11 +1,31 @@
 import { mkdtemp, writeFile } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type AnvilInstance, startAnvil } from '../../simulator/devnet/anvil'
 import { type LoadedScenario, loadScenarios, parseScenario } from '../scenario/loadScenarios'
 import { runConformance } from './runConformance'
-import { type LocalTarget, startLocalTarget } from './startLocalTarget'
+import type { LocalTarget } from './startLocalTarget'
+
+/**
+ * The HTTP service alone (no chains, no control API, domain routes answer 501): a target that
+ * lacks most capabilities, unlike startLocalTarget's whole simulator.
+ */
+async function startBareTarget(parameters: { strictVersion?: boolean } = {}): Promise<LocalTarget> {
+  const [{ buildApp }, { createSystemClock }] = await Promise.all([
+    import('../../simulator/http'),
+    import('../../simulator/services'),
+  ])
+  const apiKey = 'bare-target-key'
+  const app = await buildApp(
+    { apiKeys: [apiKey], strictVersion: parameters.strictVersion },
+    { clock: createSystemClock() },
+  )
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as AddressInfo
+  return { target: `http://127.0.0.1:${port}`, apiKey, stop: () => app.close() }
+}
 
 // Anvil's first default account.
 const FUNDED_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
@@ -21,7 +41,7 @@ let local: LocalTarget
 let chainsFile: string
 
 beforeAll(async () => {
-  ;[anvil, local] = await Promise.all([startAnvil({ chainId: 8453 }), startLocalTarget()])
+  ;[anvil, local] = await Promise.all([startAnvil({ chainId: 8453 }), startBareTarget()])
   chainsFile = join(await mkdtemp(join(tmpdir(), 'chains-')), 'chains.json')
   await writeFile(
     chainsFile,
@@ -33,6 +53,92 @@ afterAll(async () => {
 })
 
 describe('runScenario', () => {
+  test('sign, receipt, poll and cleanup steps', async () => {
+    const steps = scenario(`
+id: steps.new
+title: new step kinds
+spec: test
+requires: { capabilities: [chains] }
+steps:
+  - sign:
+      account: 0
+      typedData:
+        domain: { name: Test, version: '1', chainId: '8453', verifyingContract: '0x1111111111111111111111111111111111111111' }
+        types:
+          EIP712Domain: [{ name: name, type: string }, { name: version, type: string }, { name: chainId, type: uint256 }, { name: verifyingContract, type: address }]
+          Mail: [{ name: to, type: address }, { name: amount, type: uint256 }]
+        primaryType: Mail
+        message: { to: '0x2222222222222222222222222222222222222222', amount: '1000000000000000000000' }
+    captureAs: signature
+  - chain: { action: transfer, chainId: 8453, from: 0, to: '0x3333333333333333333333333333333333333333', amount: '1' }
+    capture: { txHash: hash }
+  - chain: { action: receipt, chainId: 8453, hash: '\${txHash}' }
+  - http: { method: GET, path: /health }
+    expect: { status: 200, body: { /signature: { equals: '\${signature}' } } }
+    poll: { timeoutSeconds: 1, intervalMs: 200 }
+  - chain: { action: receipt, chainId: 8453, hash: '0x${'ab'.repeat(32)}' }
+cleanup:
+  - chain: { action: readBalance, chainId: 8453, account: '0x3333333333333333333333333333333333333333', expect: { matches: '^[1-9]' } }
+`)
+    const run = await runConformance({
+      target: local.target,
+      apiKey: local.apiKey,
+      chainsFile,
+      scenarios: [steps],
+    })
+    const checks = run.scenarios[0]!.checks
+    expect(checks.map((c) => [c.step, c.name, c.status])).toEqual([
+      [2, 'transfer on 8453', 'passed'],
+      [3, expect.stringMatching(/^receipt 0x/), 'passed'],
+      [4, 'status', 'passed'],
+      [4, 'body /signature', 'failed'],
+      // step 5 does not run after a failure; the cleanup step does
+      [6, 'balance 0x3333333333333333333333333333333333333333 on 8453', 'passed'],
+    ])
+    expect(checks[3]!.message).toMatch(/still, after \d+ polls over 1s/)
+    const signature = (checks[3]!.expected as { equals: string }).equals
+    const { verifyTypedData } = await import('viem')
+    expect(
+      await verifyTypedData({
+        address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+        domain: {
+          name: 'Test',
+          version: '1',
+          chainId: 8453n,
+          verifyingContract: '0x1111111111111111111111111111111111111111',
+        },
+        types: {
+          Mail: [
+            { name: 'to', type: 'address' },
+            { name: 'amount', type: 'uint256' },
+          ],
+        },
+        primaryType: 'Mail',
+        message: { to: '0x2222222222222222222222222222222222222222', amount: 10n ** 21n },
+        signature: signature as `0x${string}`,
+      }),
+    ).toBe(true)
+  })
+
+  test('a receipt step fails for a transaction that is not mined', async () => {
+    const missing = scenario(`
+id: steps.receipt
+title: receipt of nothing
+spec: test
+requires: { capabilities: [chains] }
+steps:
+  - chain: { action: receipt, chainId: 8453, hash: '0x${'ab'.repeat(32)}', timeoutSeconds: 1 }
+`)
+    const run = await runConformance({
+      target: local.target,
+      apiKey: local.apiKey,
+      chainsFile,
+      scenarios: [missing],
+    })
+    expect(run.scenarios[0]!.checks[0]!.status).toBe('failed')
+    expect(run.scenarios[0]!.checks[0]!.message).toContain('is not mined on chain 8453')
+  })
+
   test('chain steps run over viem against the --chains file, and their checks can fail', async () => {
     const transfer = scenario(`
 id: chain.transfer
@@ -127,7 +233,7 @@ steps:
   })
 
   test('the versioning and errors packs pass against a simulator with strict versioning too', async () => {
-    const strict = await startLocalTarget({ strictVersion: true })
+    const strict = await startBareTarget({ strictVersion: true })
     try {
       const scenarios = await loadScenarios({ packs: ['versioning', 'errors'] })
       const run = await runConformance({ target: strict.target, apiKey: strict.apiKey, scenarios })

@@ -12,9 +12,15 @@ const runsArg = process.argv.indexOf('--runs')
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
-const local = await startLocalTarget()
+// One simulator for the whole runs, and one per shard (as separate CI machines would have:
+// two shards on one target would share one API key's deposit-processor configuration).
+const [local, ...shardTargets] = await Promise.all([
+  startLocalTarget(),
+  startLocalTarget(),
+  startLocalTarget(),
+])
 const scenarios = await loadScenarios()
-const base = { target: local.target, apiKey: local.apiKey, scenarios }
+const base = { target: local!.target, apiKey: local!.apiKey, scenarios }
 try {
   await runConformance(base) // warm-up
   const whole: { ms: number; checks: number }[] = []
@@ -26,7 +32,14 @@ try {
     if (all.summary.unexpected > 0) throw new Error('the packs do not pass against the simulator')
     started = performance.now()
     const halves = await Promise.all(
-      [1, 2].map((index) => runConformance({ ...base, shard: { index, total: 2 } })),
+      [1, 2].map((index) =>
+        runConformance({
+          ...base,
+          target: shardTargets[index - 1]!.target,
+          apiKey: shardTargets[index - 1]!.apiKey,
+          shard: { index, total: 2 },
+        }),
+      ),
     )
     sharded.push({ ms: performance.now() - started, checks: halves.map((h) => h.summary.checks.total) })
   }
@@ -41,5 +54,5 @@ try {
     `--shard 1/2 + 2/2 side by side: ${(shardMs / 1000).toFixed(2)} s (checks ${sharded[0]!.checks.join(' + ')}), ${(checks / (shardMs / 1000)).toFixed(0)} checks/s, ${(wholeMs / shardMs).toFixed(2)}x`,
   )
 } finally {
-  await local.stop()
+  await Promise.all([local, ...shardTargets].map((t) => t!.stop()))
 }
