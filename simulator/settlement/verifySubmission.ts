@@ -171,11 +171,20 @@ export async function verifySubmission(parameters: VerifySubmissionParameters): 
           signed.destinationSignature,
           signed.setupOps,
         )
-        if (failure)
+        if (failure) {
+          // The public SDK 1.x (alps) sends its last origin signature as the destination signature
+          // unless the settlement layer is INTENT_EXECUTOR: say so, it is the usual cause.
+          const same = signed.originSignatures.findIndex(
+            (s) => s.toLowerCase() === signed.destinationSignature.toLowerCase(),
+          )
           problems.push({
             field: 'destinationSignature',
-            message: `The SingleChainOps signature for the destination ops is not the sponsor's: ${failure}.`,
+            message:
+              same >= 0
+                ? `It is originSignatures[${same}] (an origin signature, which is what the public SDK 1.x sends for alps intents), not a SingleChainOps signature over the destination ops; the IntentExecutor cannot verify it, so this intent's destination executions cannot run. Sign the SingleChainOps typed data (IntentExecutor domain, destination chain, nonce = intent nonce; blanc returns it as signData.destination) or quote without destinationExecutions.`
+                : `The SingleChainOps signature for the destination ops is not the sponsor's: ${failure}.`,
           })
+        }
       })(),
     )
   await Promise.all(checks)

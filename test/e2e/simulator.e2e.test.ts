@@ -1,0 +1,299 @@
+import { RhinestoneSDK } from '@rhinestone/sdk'
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  keccak256,
+  parseUnits,
+  type TypedDataDefinition,
+  toHex,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { base, optimism } from 'viem/chains'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addresses } from '../../contracts/addresses'
+import { ExecutorTestCounter } from '../../contracts/generated/artifacts'
+import {
+  compactTypedData,
+  permit2TypedData,
+  singleChainOpsTypedData,
+  toOpJson,
+} from '../../simulator/quoting/typedData'
+import type { TypedDataJson } from '../../simulator/quoting/types'
+import {
+  approvePermit2,
+  balanceOf,
+  compactBalanceOf,
+  type IntentSigner,
+  signAs,
+  tokenAddress,
+} from '../../simulator/settlement/testing/buildSignedIntent'
+import {
+  ALPS,
+  BLANC,
+  createE2eClient,
+  depositToCompactFor,
+  isForwardRunToCompleted,
+  minedTransactionProblem,
+} from '../../simulator/settlement/testing/e2eClient'
+import { nexusAccountFor } from '../../simulator/settlement/testing/nexusAccount'
+import { type Simulator, startSimulator } from '../../simulator/startSimulator'
+
+/**
+ * End to end against the composed simulator (startSimulator: devnet + quoting + settlement +
+ * withdrawals + deposits + HTTP), exactly as an integrator runs it: the public SDK 1.x for a
+ * smart account, and our own HTTP clients of both versions.
+ */
+const usdc = (n: number) => parseUnits(String(n), 6)
+const DEST = 8453
+const COUNTER = getAddress('0x00000000000000000000000000000000c0ffee01')
+let sim: Simulator
+let http: ReturnType<typeof createE2eClient>
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, chainIds: [10, DEST, 42161] })
+  http = createE2eClient(sim)
+  // A small contract on the destination whose state destination executions change.
+  await sim.devnet
+    .chain(DEST)
+    .testClient.setCode({ address: COUNTER, bytecode: ExecutorTestCounter.deployedBytecode })
+}, 180_000)
+
+afterAll(async () => {
+  await sim?.close()
+})
+
+const owner = (label: string) => privateKeyToAccount(keccak256(toHex(`simulator.e2e ${label}`)))
+const funder = (i: number) => sim.devnet.keys.accounts[i]!.account
+const rpcUrls = () => Object.fromEntries(sim.devnet.chains.map((c) => [c.chainId, c.rpcUrl]))
+const counts = (account: Address) =>
+  sim.devnet
+    .chain(DEST)
+    .publicClient.readContract({
+      address: COUNTER,
+      abi: ExecutorTestCounter.abi,
+      functionName: 'counts',
+      args: [account],
+    })
+const hasCode = async (chainId: number, address: Address) => {
+  const code = await sim.devnet.chain(chainId).publicClient.getCode({ address })
+  return !!code && code !== '0x'
+}
+const bump = (by: bigint) => ({
+  to: COUNTER,
+  value: '0',
+  data: encodeFunctionData({ abi: ExecutorTestCounter.abi, functionName: 'bump', args: [by] }),
+})
+const erc20Call = (token: Address, functionName: 'transfer' | 'approve', to: Address, amount: bigint) => ({
+  to: token,
+  value: '0',
+  data: encodeFunctionData({ abi: erc20Abi, functionName, args: [to, amount] }),
+})
+
+/** Every hash in an alps status body is a mined transaction to the filler / the arbiter on the right chain. */
+async function expectAlpsHashes(status: {
+  destinationChainId: number
+  fillTransactionHash: Hex
+  claims: { chainId: number; claimTransactionHash: Hex; status: string }[]
+}) {
+  expect(
+    await minedTransactionProblem(
+      sim.devnet,
+      status.destinationChainId,
+      status.fillTransactionHash,
+      addresses.filler,
+    ),
+  ).toBeUndefined()
+  for (const claim of status.claims) {
+    expect(claim.status).toBe('COMPLETED')
+    expect(
+      await minedTransactionProblem(sim.devnet, claim.chainId, claim.claimTransactionHash, addresses.arbiter),
+    ).toBeUndefined()
+  }
+}
+
+/** Same for a blanc status body: FILL items → filler, CLAIM items → arbiter, on the operation's chain. */
+async function expectBlancHashes(status: {
+  operations: { chain: number; items: { type: string; status: string; txHash: Hex }[] }[]
+}) {
+  const items = status.operations.flatMap((o) => o.items.map((item) => ({ ...item, chain: o.chain })))
+  expect(items.filter((i) => i.type === 'FILL')).toHaveLength(1)
+  for (const item of items) {
+    expect(item.status).toBe('COMPLETED')
+    const to = item.type === 'FILL' ? addresses.filler : addresses.arbiter
+    expect(await minedTransactionProblem(sim.devnet, item.chain, item.txHash, to)).toBeUndefined()
+  }
+  return items
+}
+
+/** alps: quote, sign every origin (and the destination ops, when any) as `signer`, submit, follow. */
+async function alpsRoundTrip(parameters: { signer: IntentSigner; request: Record<string, unknown> }) {
+  const route = await http.call('POST', '/intents/route', parameters.request, ALPS)
+  expect(route.status, JSON.stringify(route.body)).toBe(200)
+  expect(route.body.intentCost.hasFulfilledAll).toBe(true)
+  const intentOp = route.body.intentOp
+  const origin: TypedDataJson[] = intentOp.elements.map((element: Parameters<typeof permit2TypedData>[0]) =>
+    element.mandate.qualifier.settlementContext.fundingMethod === 'COMPACT'
+      ? compactTypedData(intentOp)
+      : permit2TypedData(element, intentOp.nonce, intentOp.expires),
+  )
+  const originSignatures = await Promise.all(origin.map((td) => signAs(parameters.signer, td)))
+  const mandate = intentOp.elements[0].mandate
+  const destinationSignature = mandate.destinationOps.ops.length
+    ? await signAs(
+        parameters.signer,
+        singleChainOpsTypedData({
+          account: intentOp.sponsor,
+          nonce: intentOp.nonce,
+          destinationChainId: Number(mandate.destinationChainId),
+          op: toOpJson(mandate.destinationOps),
+        }),
+      )
+    : originSignatures.at(-1)
+  const submitted = await http.call('POST', '/intent-operations', {
+    signedIntentOp: { ...intentOp, originSignatures, destinationSignature },
+  })
+  expect(submitted.status, JSON.stringify(submitted.body)).toBe(201)
+  expect(submitted.body.result.status).toBe('PENDING')
+  const { body, seen } = await http.follow(`/intent-operation/${submitted.body.result.id}`, ALPS)
+  expect(body.status, JSON.stringify(body)).toBe('COMPLETED')
+  expect(seen[0]).toBe('PENDING')
+  expect(isForwardRunToCompleted(seen), seen.join(' → ')).toBe(true)
+  await expectAlpsHashes(body)
+  return { intentOp, status: body, seen }
+}
+
+/** blanc: quote, pick a route, sign its signData as given (origin[] and destination), submit, follow. */
+async function blancRoundTrip(parameters: {
+  signer: IntentSigner
+  request: Record<string, unknown>
+  pick?: (route: { fundingMethod: string; cost: { input: { chainId: number }[] } }) => boolean
+}) {
+  const quote = await http.call('POST', '/intents/route', parameters.request, BLANC)
+  expect(quote.status, JSON.stringify(quote.body)).toBe(200)
+  const route = parameters.pick ? quote.body.routes.find(parameters.pick) : quote.body.routes[0]
+  expect(
+    route,
+    JSON.stringify(quote.body.routes.map((r: { fundingMethod: string }) => r.fundingMethod)),
+  ).toBeDefined()
+  const origin = await Promise.all(
+    route.signData.origin.map((td: TypedDataJson) => signAs(parameters.signer, td)),
+  )
+  const destination = await signAs(parameters.signer, route.signData.destination)
+  const submitted = await http.call(
+    'POST',
+    `/intents/${route.intentId}/submit`,
+    { signatures: { origin, destination } },
+    BLANC,
+  )
+  expect(submitted.status, JSON.stringify(submitted.body)).toBe(201)
+  expect(submitted.body.status).toBe('PENDING')
+  const { body, seen } = await http.follow(`/intents/${route.intentId}`, BLANC)
+  expect(body.status, JSON.stringify(body)).toBe('COMPLETED')
+  expect(seen[0]).toBe('PENDING')
+  expect(isForwardRunToCompleted(seen), seen.join(' → ')).toBe(true)
+  const items = await expectBlancHashes(body)
+  return { route, status: body, seen, items }
+}
+
+describe('the public SDK 1.x, unmodified, against startSimulator', () => {
+  it('completes a cross-chain transfer for a Nexus smart account funded through the Compact (deployed by the relayer)', async () => {
+    const sdk = new RhinestoneSDK({
+      apiKey: sim.apiKey,
+      endpointUrl: sim.baseUrl,
+      provider: { type: 'custom', urls: rpcUrls() },
+    })
+    const account = await sdk.createAccount({
+      owners: { type: 'ecdsa', accounts: [owner('sdk smart account')] },
+    })
+    const address = getAddress(account.getAddress())
+    // The SDK's predicted address is where our factory deploys the account it describes.
+    const ours = await nexusAccountFor(sim.devnet.chain(10).publicClient, owner('sdk smart account'))
+    expect(ours.address).toBe(address)
+    expect(await hasCode(10, address)).toBe(false)
+    expect(await hasCode(DEST, address)).toBe(false)
+    // Anyone can lock tokens for the account; it holds nothing in its wallet.
+    await depositToCompactFor(sim.devnet, funder(0), 10, 'USDC', usdc(40), address)
+    const usdc10 = tokenAddress(10, 'USDC')
+    const usdcDest = tokenAddress(DEST, 'USDC')
+    const relayer = sim.devnet.keys.relayer.address
+    const before = {
+      lock: await compactBalanceOf(sim.devnet, 10, usdc10, address),
+      relayer10: await balanceOf(sim.devnet, 10, usdc10, relayer),
+      dest: await balanceOf(sim.devnet, DEST, usdcDest, address),
+    }
+    expect(before).toMatchObject({ lock: usdc(40), dest: 0n })
+
+    const result = await account.sendTransaction({
+      sourceChains: [optimism],
+      targetChain: base,
+      tokenRequests: [{ address: usdcDest, amount: usdc(25) }],
+    })
+    const execution = (await account.waitForExecution(result)) as {
+      fill: { hash: Hex }
+      claims: { hash: Hex; chainId: number }[]
+    }
+    const { body, seen } = await http.follow(`/intent-operation/${(result as { id: bigint }).id}`, ALPS)
+    expect(body.status).toBe('COMPLETED')
+    expect(isForwardRunToCompleted(seen)).toBe(true)
+    expect(body.userAddress).toBe(address)
+    expect(execution.fill.hash).toBe(body.fillTransactionHash)
+    expect(execution.claims.map((c) => c.chainId)).toEqual([10])
+    await expectAlpsHashes(body)
+
+    // Destination: the account received exactly what it asked for. Origin: its lock paid the
+    // amount plus fees, to the relayer (the underlying token).
+    expect(await balanceOf(sim.devnet, DEST, usdcDest, address)).toBe(usdc(25))
+    const spent = before.lock - (await compactBalanceOf(sim.devnet, 10, usdc10, address))
+    expect(spent).toBeGreaterThan(usdc(25))
+    expect(spent).toBeLessThan(usdc(40))
+    expect((await balanceOf(sim.devnet, 10, usdc10, relayer)) - before.relayer10).toBe(spent)
+    // The relayer deployed the account from the SDK's setupOps on both chains (the origin's
+    // Compact claim checks its ERC-1271 signature there).
+    expect(await hasCode(DEST, address)).toBe(true)
+    expect(await hasCode(10, address)).toBe(true)
+  }, 120_000)
+
+  it('cannot settle an alps intent with destination calls: the service refuses it with a 400 naming destinationSignature, nothing sent', async () => {
+    const sdk = new RhinestoneSDK({
+      apiKey: sim.apiKey,
+      endpointUrl: sim.baseUrl,
+      provider: { type: 'custom', urls: rpcUrls() },
+    })
+    const account = await sdk.createAccount({
+      owners: { type: 'ecdsa', accounts: [owner('sdk with calls')] },
+    })
+    const address = getAddress(account.getAddress())
+    await depositToCompactFor(sim.devnet, funder(0), 10, 'USDC', usdc(40), address)
+    const relayerNonces = async () =>
+      Promise.all(
+        [10, DEST].map((c) =>
+          sim.devnet.chain(c).publicClient.getTransactionCount({ address: sim.devnet.keys.relayer.address }),
+        ),
+      )
+    const nonces = await relayerNonces()
+    const error = await account
+      .sendTransaction({
+        sourceChains: [optimism],
+        targetChain: base,
+        calls: [{ to: COUNTER, data: bump(3n).data }],
+        tokenRequests: [{ address: tokenAddress(DEST, 'USDC'), amount: usdc(5) }],
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error & { context?: unknown; statusCode?: number },
+      )
+    expect(error, 'the SDK submission should be refused').toBeDefined()
+    const text = `${error?.message} ${JSON.stringify(error?.context ?? {})}`
+    expect(error?.statusCode).toBe(400)
+    expect(text).toMatch(/destinationSignature: It is originSignatures\[0\] \(an origin signature/)
+    expect(text).toMatch(/not a SingleChainOps signature/)
+    // Nothing reached a chain: no relayer transaction, no deployment, no state change.
+    expect(await relayerNonces()).toEqual(nonces)
+    expect(await hasCode(DEST, address)).toBe(false)
+    expect(await counts(address)).toBe(0n)
+    expect(await compactBalanceOf(sim.devnet, 10, tokenAddress(10, 'USDC'), address)).toBe(usdc(40))
+  }, 60_000)
+})
