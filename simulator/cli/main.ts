@@ -7,7 +7,9 @@ import { BaseError } from '../util/BaseError'
  */
 const program = new Command()
   .name('intent-devnet')
-  .description('A local devnet of the cross-chain intent service, and a conformance suite for any implementation.')
+  .description(
+    'A local devnet of the cross-chain intent service, and a conformance suite for any implementation.',
+  )
   .option('--verbose', 'print whole error chains')
 
 const subcommands: Record<string, () => Promise<{ register: (program: Command) => void }>> = {

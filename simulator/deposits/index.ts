@@ -1,3 +1,4 @@
+export { createPriceTable, DEFAULT_PRICES, type PriceTable, STABLECOIN_SYMBOLS } from '../quoting/prices'
 export { type ObservedDeposit, type ScanBlocksParameters, scanBlocks, transferEvent } from './chainWatcher'
 export {
   createConfigStore,
@@ -22,7 +23,6 @@ export {
 } from './createDepositProcessor'
 export { createDepositProcessorService } from './depositProcessorService'
 export { AccountTakenError, InvalidConfigurationError, StateFileError } from './errors'
-export { createPriceTable, DEFAULT_PRICES, type PriceTable, STABLECOIN_SYMBOLS } from '../quoting/prices'
 export {
   BRIDGE_FEE_BPS,
   type DepositErrorCode,

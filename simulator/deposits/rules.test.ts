@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { type TokenInfo, tokensByChain } from '../../contracts/addresses'
-import type { DepositProcessorConfiguration } from './configStore'
 import { createPriceTable } from '../quoting/prices'
+import type { DepositProcessorConfiguration } from './configStore'
 import { evaluateDeposit, planPayout, priceDeviationBps } from './rules'
 
 const [USDC, WETH, USDT] = tokensByChain[1]! as [TokenInfo, TokenInfo, TokenInfo]

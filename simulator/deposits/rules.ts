@@ -1,7 +1,7 @@
 import type { SponsorshipEntry } from '../../conformance/spec'
 import type { TokenInfo } from '../../contracts/addresses'
-import { DEFAULT_MAX_PRICE_DEVIATION_BPS, type DepositProcessorConfiguration } from './configStore'
 import { type PriceTable, STABLECOIN_SYMBOLS } from '../quoting/prices'
+import { DEFAULT_MAX_PRICE_DEVIATION_BPS, type DepositProcessorConfiguration } from './configStore'
 
 /** The error codes a rejected deposit carries (spec: Errors). */
 export type DepositErrorCode = 'TOKEN-3' | 'BALANCE-3' | 'BRIDGE-5'
