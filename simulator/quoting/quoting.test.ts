@@ -128,6 +128,20 @@ function toMandateArg(m: any) {
   }
 }
 
+test('round trips on the wire: one eth_call per chain per quote, also for concurrent quotes', async () => {
+  const before = quoting.rpcRoundTrips()
+  await quoting.routeAlps(request())
+  expect(quoting.lastQuoteRpcRoundTrips()).toBe(devnet.chains.length)
+  expect(quoting.rpcRoundTrips() - before).toBe(devnet.chains.length)
+  const concurrent = quoting.rpcRoundTrips()
+  await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      quoting.routeBlanc(request({ account: { address: account(i % 2).address, accountType: 'EOA' } })),
+    ),
+  )
+  expect(quoting.rpcRoundTrips() - concurrent).toBe(8 * devnet.chains.length)
+})
+
 describe('blanc routes', () => {
   test('one route per chain able to fund, sorted by cost, signed data our contracts verify', async () => {
     const response = await quoting.routeBlanc(request())

@@ -18,7 +18,7 @@ import {
 } from './fees'
 import { type FundingPlan, type PlanRequest, partialPlan, planFunding, shortfall } from './planFunding'
 import { createPriceTable, microUsd, type PriceTable, usdNumber } from './prices'
-import { type ChainHoldings, countRoundTrips, createBalanceChains, readBalances } from './readBalances'
+import { type ChainHoldings, createBalanceChains, type RoundTripScope, readBalances } from './readBalances'
 import {
   ACCOUNT_TYPES,
   type AccountType,
@@ -49,7 +49,7 @@ type Route = { quoted: QuotedIntent; userFeeMicroUsd: bigint }
 export type QuotingServiceInstance = QuotingService & {
   quotes: QuoteStore<QuotedIntent>
   prices: PriceTable
-  /** JSON-RPC round trips made by the last quote (per quote, also under concurrency). */
+  /** JSON-RPC round trips (`eth_call`s) made by the last quote to finish (each quote counts its own, also under concurrency). */
   lastQuoteRpcRoundTrips(): number
   /** JSON-RPC round trips since start. */
   rpcRoundTrips(): number
@@ -73,6 +73,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
   async function quote(
     request: RouteRequest,
     all: boolean,
+    scope: RoundTripScope,
   ): Promise<{
     routes: Route[]
     holdings: ChainHoldings[]
@@ -129,7 +130,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
       swap: !!sponsor?.swapFeesSponsored,
     }
 
-    const holdings = await readBalances(chains, account.address)
+    const holdings = await readBalances(chains, account.address, scope)
     const gasPrices = Object.fromEntries(
       holdings.map((h) => [h.chainId, h.baseFee + FEE_MODEL.priorityFeeWei]),
     ) as Record<number, bigint>
@@ -363,8 +364,9 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
     lastQuoteRpcRoundTrips: () => lastCount,
     rpcRoundTrips: () => rpc.count,
     async routeAlps(request) {
-      const { result, roundTrips } = await countRoundTrips(() => quote(request, false))
-      lastCount = roundTrips
+      const scope = { count: 0 }
+      const result = await quote(request, false, scope)
+      lastCount = scope.count
       const route = result.routes[0] as Route
       const response: AlpsRouteResponse = {
         intentOp: route.quoted.intentOp,
@@ -377,8 +379,9 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
       return response
     },
     async routeBlanc(request) {
-      const { result, roundTrips } = await countRoundTrips(() => quote(request, true))
-      lastCount = roundTrips
+      const scope = { count: 0 }
+      const result = await quote(request, true, scope)
+      lastCount = scope.count
       if (!result.routes.length) {
         const missing = (result.missing ?? []).map(jsonShortfall)
         throw new ApiError(

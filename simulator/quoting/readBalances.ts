@@ -1,9 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import {
   type Address,
   type Chain,
   createPublicClient,
+  decodeAbiParameters,
+  decodeFunctionResult,
+  encodeFunctionData,
   erc20Abi,
+  type Hex,
   http,
   type PublicClient,
   type Transport,
@@ -34,24 +37,21 @@ export type BalanceChain = {
   chainId: number
   tokens: readonly TokenInfo[]
   client: PublicClient<Transport, Chain>
+  /** Encoded `aggregate3` calldata by account (bounded): the same account is quoted again and again. */
+  calldata: Map<Address, Hex>
 }
 
 /** Counts JSON-RPC round trips (HTTP requests) made by the quoting clients. */
 export type RpcCounter = { readonly count: number; reset(): void }
 
-const roundTripScope = new AsyncLocalStorage<{ count: number }>()
-
-/** Runs `fn` and counts the JSON-RPC round trips the quoting clients make on its behalf (also under concurrency). */
-export async function countRoundTrips<T>(fn: () => Promise<T>): Promise<{ result: T; roundTrips: number }> {
-  const scope = { count: 0 }
-  const result = await roundTripScope.run(scope, fn)
-  return { result, roundTrips: scope.count }
-}
+/** Round trips of one quote: {@link readBalances} adds one per `eth_call` it sends. */
+export type RoundTripScope = { count: number }
 
 /**
  * Public clients for quoting, one per chain, whose transport counts every HTTP round trip
- * (`onFetchRequest`); multicall batching is left to {@link readBalances}, which sends exactly one
- * `eth_call` per chain.
+ * (`onFetchRequest`), with no batching and no retries, so each `eth_call` of
+ * {@link readBalances} is exactly one HTTP request (the wire count checks it: quoting.test.ts).
+ * No AsyncLocalStorage: on Node 20 an active one makes every await of the process slower.
  */
 export function createBalanceChains(
   chains: readonly { chainId: number; chain: Chain; rpcUrl: string; tokens: readonly TokenInfo[] }[],
@@ -67,8 +67,6 @@ export function createBalanceChains(
   }
   const onFetchRequest = () => {
     count++
-    const scope = roundTripScope.getStore()
-    if (scope) scope.count++
   }
   return {
     rpc,
@@ -76,49 +74,109 @@ export function createBalanceChains(
       chainId,
       tokens,
       client: createPublicClient({ chain, transport: http(rpcUrl, { retryCount: 0, onFetchRequest }) }),
+      calldata: new Map(),
     })),
   }
 }
 
+/** Most accounts whose calldata a chain keeps. */
+const CALLDATA_CACHE_SIZE = 1024
+
 /**
- * Reads, on every chain in parallel and in ONE Multicall3 `aggregate3` per chain: each token's
- * wallet balance, its allowance to Permit2, the account's Compact lock balance (ERC-6909
- * `balanceOf(account, lockId)` for the allocator's lock tag), and the chain's base fee.
+ * The `aggregate3` calldata of a chain for an account: the chain's base fee (`getBasefee`), then
+ * per token its `balanceOf(account)`, `allowance(account, Permit2)` and the Compact lock balance
+ * `balanceOf(account, lockId)`, every call allowed to fail.
+ */
+function aggregateCalldata(chain: BalanceChain, account: Address, lockIds: readonly bigint[]): Hex {
+  const cached = chain.calldata.get(account)
+  if (cached) return cached
+  const calls = [
+    {
+      target: addresses.multicall3,
+      allowFailure: true,
+      callData: encodeFunctionData({ abi: artifacts.Multicall3.abi, functionName: 'getBasefee' }),
+    },
+    ...chain.tokens.flatMap((token, i) => [
+      {
+        target: token.address,
+        allowFailure: true,
+        callData: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [account] }),
+      },
+      {
+        target: token.address,
+        allowFailure: true,
+        callData: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: 'allowance',
+          args: [account, addresses.permit2],
+        }),
+      },
+      {
+        target: addresses.compact,
+        allowFailure: true,
+        callData: encodeFunctionData({
+          abi: artifacts.TheCompact.abi,
+          functionName: 'balanceOf',
+          args: [account, lockIds[i] as bigint],
+        }),
+      },
+    ]),
+  ]
+  const data = encodeFunctionData({
+    abi: artifacts.Multicall3.abi,
+    functionName: 'aggregate3',
+    args: [calls],
+  })
+  if (chain.calldata.size >= CALLDATA_CACHE_SIZE) chain.calldata.clear()
+  chain.calldata.set(account, data)
+  return data
+}
+
+const lockIdsByToken = new Map<Address, bigint>()
+const lockIdOf = (token: Address): bigint => {
+  let id = lockIdsByToken.get(token)
+  if (id === undefined) {
+    id = toLockId(DEVNET_LOCK_TAG, token)
+    lockIdsByToken.set(token, id)
+  }
+  return id
+}
+
+const UINT256 = [{ type: 'uint256' }] as const
+
+/**
+ * Reads, on every chain in parallel and in ONE Multicall3 `aggregate3` `eth_call` per chain: each
+ * token's wallet balance, its allowance to Permit2, the account's Compact lock balance (ERC-6909
+ * `balanceOf(account, lockId)` for the allocator's lock tag), and the chain's base fee. A call
+ * that fails (or returns no data) reads as 0. `scope.count` grows by one per `eth_call`.
  */
 export async function readBalances(
   chains: readonly BalanceChain[],
   account: Address,
+  scope?: RoundTripScope,
 ): Promise<ChainHoldings[]> {
   return Promise.all(
-    chains.map(async ({ chainId, tokens, client }) => {
-      const lockIds = tokens.map((token) => toLockId(DEVNET_LOCK_TAG, token.address))
-      const contracts = [
-        { address: addresses.multicall3, abi: artifacts.Multicall3.abi, functionName: 'getBasefee' } as const,
-        ...tokens.flatMap((token, i) => [
-          { address: token.address, abi: erc20Abi, functionName: 'balanceOf', args: [account] } as const,
-          {
-            address: token.address,
-            abi: erc20Abi,
-            functionName: 'allowance',
-            args: [account, addresses.permit2],
-          } as const,
-          {
-            address: addresses.compact,
-            abi: artifacts.TheCompact.abi,
-            functionName: 'balanceOf',
-            args: [account, lockIds[i] as bigint],
-          } as const,
-        ]),
-      ]
-      const results = await client.multicall({
-        contracts,
-        allowFailure: true,
-        multicallAddress: addresses.multicall3,
-        batchSize: 0,
+    chains.map(async (chain) => {
+      const { chainId, tokens, client } = chain
+      const lockIds = tokens.map((token) => lockIdOf(token.address))
+      if (scope) scope.count++
+      const { data } = await client.call({
+        to: addresses.multicall3,
+        data: aggregateCalldata(chain, account, lockIds),
       })
-      const value = (i: number) => {
+      const results = decodeFunctionResult({
+        abi: artifacts.Multicall3.abi,
+        functionName: 'aggregate3',
+        data: data ?? '0x',
+      })
+      const value = (i: number): bigint => {
         const r = results[i]
-        return r && r.status === 'success' ? BigInt(r.result as bigint) : 0n
+        if (!r?.success || r.returnData === '0x') return 0n
+        try {
+          return decodeAbiParameters(UINT256, r.returnData)[0]
+        } catch {
+          return 0n
+        }
       }
       return {
         chainId,

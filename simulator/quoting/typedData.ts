@@ -1,6 +1,7 @@
-import { type Address, getAddress, type Hex, hashStruct, keccak256, numberToHex, slice } from 'viem'
+import { type Address, getAddress, type Hex, keccak256, numberToHex, slice } from 'viem'
 import type { Element as ElementJson, IntentOp, Mandate as MandateJson } from '../../conformance/spec'
 import { addresses } from '../../contracts/addresses'
+import { createStructHasher } from './eip712'
 import type { TypedDataJson } from './types'
 
 /**
@@ -54,9 +55,19 @@ export const MANDATE_TYPES = {
   ],
 } as const
 
-/** The token (low 160 bits) of a lock id. */
-export const tokenOfId = (id: bigint | string): Address =>
-  getAddress(slice(numberToHex(BigInt(id), { size: 32 }), 12, 32))
+const tokenOfIdCache = new Map<string, Address>()
+
+/** The token (low 160 bits) of a lock id (memoized: quotes see the same few lock ids again and again). */
+export const tokenOfId = (id: bigint | string): Address => {
+  const key = typeof id === 'string' ? id : id.toString()
+  let token = tokenOfIdCache.get(key)
+  if (token === undefined) {
+    token = getAddress(slice(numberToHex(BigInt(id), { size: 32 }), 12, 32))
+    if (tokenOfIdCache.size >= 4096) tokenOfIdCache.clear()
+    tokenOfIdCache.set(key, token)
+  }
+  return token
+}
 /** The lock tag (top 12 bytes) of a lock id. */
 export const lockTagOfId = (id: bigint | string): Hex => slice(numberToHex(BigInt(id), { size: 32 }), 0, 12)
 
@@ -86,13 +97,11 @@ export function mandateMessage(mandate: MandateJson) {
   }
 }
 
-/** hashStruct(Mandate): the witness the arbiter and the Compact compute. */
+const mandateHasher = createStructHasher(MANDATE_TYPES)
+
+/** hashStruct(Mandate): the witness the arbiter and the Compact compute (type hashes computed once). */
 export function hashMandate(mandate: MandateJson): Hex {
-  return hashStruct({
-    types: MANDATE_TYPES as unknown as Record<string, { name: string; type: string }[]>,
-    primaryType: 'Mandate',
-    data: mandateMessage(mandate) as unknown as Record<string, unknown>,
-  })
+  return mandateHasher.hashStruct('Mandate', mandateMessage(mandate))
 }
 
 /** COMPACT: one `MultichainCompact` over every element, on The Compact v1's own domain (not the SDK 1.x's legacy address). */

@@ -1,6 +1,7 @@
-import { type Address, type Hex, hashTypedData, keccak256, recoverTypedDataAddress, stringToHex } from 'viem'
+import { type Address, type Hex, keccak256, recoverAddress, stringToHex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { IntentOp } from '../../conformance/spec'
+import { createTypedDataHasher } from '../quoting/eip712'
 import { hashMandate } from '../quoting/typedData'
 
 /**
@@ -88,13 +89,16 @@ export function serverSignatureTypedData(intentOp: UnsignedIntentOp) {
   }
 }
 
-/** The EIP-712 digest of an IntentOp's server signature. */
-export const serverSignatureDigest = (intentOp: UnsignedIntentOp): Hex =>
-  hashTypedData(serverSignatureTypedData(intentOp))
+/** Domain separator and type hashes of the server signature, computed once (equal to viem's hashTypedData: eip712.test.ts). */
+const serverSignatureHasher = createTypedDataHasher(SERVER_SIGNATURE_DOMAIN, SERVER_SIGNATURE_TYPES)
 
-/** Signs an IntentOp with the server key; returns the 65-byte signature. */
+/** The EIP-712 digest of an IntentOp's server signature (hashTypedData of {@link serverSignatureTypedData}). */
+export const serverSignatureDigest = (intentOp: UnsignedIntentOp): Hex =>
+  serverSignatureHasher.hashTypedData('IntentOpQuote', serverSignatureTypedData(intentOp).message)
+
+/** Signs an IntentOp with the server key: the digest is computed once, then signed as is; returns the 65-byte signature. */
 export function signServerSignature(intentOp: UnsignedIntentOp, server: PrivateKeyAccount): Promise<Hex> {
-  return server.signTypedData(serverSignatureTypedData(intentOp))
+  return server.sign({ hash: serverSignatureDigest(intentOp) })
 }
 
 /**
@@ -103,8 +107,8 @@ export function signServerSignature(intentOp: UnsignedIntentOp, server: PrivateK
  */
 export async function verifyServerSignature(intentOp: IntentOp, serverAddress: Address): Promise<boolean> {
   try {
-    const signer = await recoverTypedDataAddress({
-      ...serverSignatureTypedData(intentOp),
+    const signer = await recoverAddress({
+      hash: serverSignatureDigest(intentOp),
       signature: intentOp.serverSignature as Hex,
     })
     return signer.toLowerCase() === serverAddress.toLowerCase()
