@@ -336,6 +336,13 @@ describe('alps over HTTP (our own client) against startSimulator', () => {
     expect(intentOp.elements.map((e: { chainId: string }) => Number(e.chainId)).sort()).toEqual([10, 42161])
     expect(intentOp.elements[0].mandate.qualifier.settlementContext.fundingMethod).toBe('COMPACT')
     expect(status.claims.map((c: { chainId: number }) => c.chainId).sort()).toEqual([10, 42161])
+    // The hash check can fail: the fill is not a transaction to the arbiter, nor on an origin chain.
+    expect(
+      await minedTransactionProblem(sim.devnet, DEST, status.fillTransactionHash, addresses.arbiter),
+    ).toMatch(/went to/)
+    expect(
+      await minedTransactionProblem(sim.devnet, 10, status.fillTransactionHash, addresses.filler),
+    ).toMatch(/is not a transaction on chain 10/)
     expect(getAddress(status.recipient)).toBe(recipient)
     expect(await balanceOf(sim.devnet, DEST, usdcOf(DEST), recipient)).toBe(usdc(15_000))
     expect(await balanceOf(sim.devnet, DEST, usdcOf(DEST), user.address)).toBe(before.userDest)
