@@ -13,6 +13,7 @@ import { devnetRoutes } from './routes/devnet'
 import { healthRoutes } from './routes/health'
 import { intentRoutes } from './routes/intents'
 import { withdrawalRoutes } from './routes/withdrawals'
+import { trustingSerializerCompiler } from './trustedResponse'
 import type { HttpConfig } from './types'
 import { createValidatorCompiler } from './validation'
 
@@ -55,7 +56,8 @@ export async function buildApp(
   app.decorate('faults', faults)
   app.decorate('httpConfig', config)
   app.setValidatorCompiler(createValidatorCompiler(faults))
-  app.setSerializerCompiler(serializerCompiler)
+  // Bodies a service marked with trustResponse skip the second zod pass; every other body is validated.
+  app.setSerializerCompiler(trustingSerializerCompiler(serializerCompiler))
   // JSON only: any other content type answers 400 in the envelope rather than being parsed as text.
   app.removeContentTypeParser(['text/plain'])
 

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { serializerCompiler } from 'fastify-type-provider-zod'
 import {
   type Address,
   concat,
@@ -24,6 +25,7 @@ import type { Devnet } from '../devnet/startDevnet'
 import { startDevnet } from '../devnet/startDevnet'
 import { buildApp } from '../http/app'
 import type { ApiError } from '../http/errorCodes'
+import { isTrustedResponse } from '../http/trustedResponse'
 import { verifyServerSignature } from '../signing/serverSignature'
 import { createQuotingService, type QuotingServiceInstance } from './quotingService'
 import type { QuotedIntent } from './types'
@@ -360,6 +362,43 @@ describe('alps with Permit2 (EOA) and the SDK 1.x', () => {
 })
 
 describe('HTTP', () => {
+  test('quote bodies are sent as built (trusted): they are exactly what the zod response schema would send', async () => {
+    const serialize = (schema: typeof AlpsRouteResponse | typeof BlancRouteResponse) =>
+      serializerCompiler({ schema, method: 'POST', url: '/intents/route' })
+    const usdc8453 = { tokenAddress: USDC(8453), amount: usdc(100).toString() }
+    const execution = { to: USDC(8453), value: '0', data: '0x095ea7b3' }
+    const bodies: RouteRequest[] = [
+      request(),
+      request({ tokenRequests: [{ tokenAddress: USDC(8453), amount: usdc(15_000).toString() }] }),
+      request({ tokenRequests: [{ tokenAddress: USDC(8453), amount: usdc(50_000_000).toString() }] }),
+      request({
+        account: { address: account(1).address, accountType: 'ERC7579' },
+        recipient: { address: account(2).address },
+        tokenRequests: [usdc8453],
+        destinationExecutions: [execution],
+        options: { sponsorSettings: { gasSponsored: true } },
+      } as Partial<RouteRequest>),
+    ]
+    let checked = 0
+    for (const body of bodies) {
+      const alps = await quoting.routeAlps(body)
+      expect(isTrustedResponse(alps)).toBe(true)
+      const sent = JSON.parse(JSON.stringify(alps))
+      expect(JSON.parse(serialize(AlpsRouteResponse)(alps))).toEqual(sent)
+      expect(AlpsRouteResponse.parse(sent)).toEqual(sent)
+      // blanc answers 422 when nothing can fund the request (the third body): no body to check.
+      const blanc = await quoting.routeBlanc(body).catch(() => undefined)
+      if (blanc) {
+        expect(isTrustedResponse(blanc)).toBe(true)
+        const json = JSON.parse(JSON.stringify(blanc))
+        expect(JSON.parse(serialize(BlancRouteResponse)(blanc))).toEqual(json)
+        expect(BlancRouteResponse.parse(json)).toEqual(json)
+        checked++
+      }
+    }
+    expect(checked).toBe(3)
+  })
+
   test('POST /intents/route answers both versions through the app', async () => {
     const app = await buildApp({ apiKeys: ['k'] }, { clock: devnet, quoting })
     const body = request({ account: { address: account(0).address, accountType: 'ERC7579' } })

@@ -4,6 +4,7 @@ import type { AlpsRouteResponse, BlancRouteResponse, IntentCost, RouteRequest } 
 import { type TokenInfo, tokensByChain } from '../../contracts/addresses'
 import type { QuotingService } from '../http/domainServices'
 import { ApiError } from '../http/errorCodes'
+import { trustResponse } from '../http/trustedResponse'
 import { createQuoteStore, type QuoteStore } from '../intents/quoteStore'
 import type { Clock } from '../services'
 import { buildIntentOp, type ExecutionInput } from './buildIntentOp'
@@ -376,7 +377,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
         response.tokenRequirements = Object.fromEntries(
           result.missing.map((m) => [m.token, jsonShortfall(m)]),
         )
-      return response
+      return trustResponse(response)
     },
     async routeBlanc(request) {
       const scope = { count: 0 }
@@ -395,9 +396,9 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
           },
         )
       }
-      return {
+      return trustResponse({
         routes: result.routes.map((r) => blancRoute(r.quoted, quotes.put(r.quoted))),
-      } satisfies BlancRouteResponse
+      } satisfies BlancRouteResponse)
     },
     async resetQuotes() {
       quotes.reset()
