@@ -127,10 +127,11 @@ export async function buildIntentOp(
   const serverSignature = await signServerSignature(unsigned, parameters.server)
   const intentOp: IntentOp = { ...unsigned, serverSignature }
 
-  const origin =
-    plan.method === 'COMPACT'
-      ? elements.map(() => compactTypedData(intentOp))
-      : elements.map((element) => permit2TypedData(element, nonce, expires))
+  // COMPACT: one MultichainCompact over every element, the same typed data for each (built once).
+  const compact = plan.method === 'COMPACT' ? compactTypedData(intentOp) : undefined
+  const origin = compact
+    ? elements.map(() => compact)
+    : elements.map((element) => permit2TypedData(element, nonce, expires))
   const destinationParameters = { account: account.address, destinationChainId, op: destinationOps }
   const signData: QuotedSignData = {
     origin,

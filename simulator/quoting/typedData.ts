@@ -93,8 +93,21 @@ export function mandateMessage(mandate: MandateJson) {
     minGas: mandate.minGas,
     originOps: toOpJson(mandate.preClaimOps),
     destOps: toOpJson(mandate.destinationOps),
-    q: keccak256(mandate.qualifier.encodedVal as Hex),
+    q: qualifierHash(mandate.qualifier.encodedVal as Hex),
   }
+}
+
+const qualifierHashes = new Map<Hex, Hex>()
+
+/** keccak256 of a qualifier's encodedVal (memoized: a handful of distinct values recur in every quote). */
+function qualifierHash(encodedVal: Hex): Hex {
+  let hash = qualifierHashes.get(encodedVal)
+  if (hash === undefined) {
+    hash = keccak256(encodedVal)
+    if (qualifierHashes.size >= 1024) qualifierHashes.clear()
+    qualifierHashes.set(encodedVal, hash)
+  }
+  return hash
 }
 
 const mandateHasher = createStructHasher(MANDATE_TYPES)
