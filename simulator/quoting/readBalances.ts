@@ -7,7 +7,6 @@ import {
   encodeFunctionData,
   erc20Abi,
   type Hex,
-  http,
   type PublicClient,
   type Transport,
 } from 'viem'
@@ -15,6 +14,7 @@ import { addresses, type TokenInfo } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { toLockId } from '../devnet/lockTag'
+import { keepAliveTransport } from './keepAliveTransport'
 
 /** What an account holds of one token on one chain. */
 export type TokenHolding = {
@@ -48,9 +48,9 @@ export type RpcCounter = { readonly count: number; reset(): void }
 export type RoundTripScope = { count: number }
 
 /**
- * Public clients for quoting, one per chain, whose transport counts every HTTP round trip
- * (its `fetchFn`), with no batching and no retries, so each `eth_call` of
- * {@link readBalances} is exactly one HTTP request (the wire count checks it: quoting.test.ts).
+ * Public clients for quoting, one per chain, over {@link keepAliveTransport} (one HTTP request
+ * per JSON-RPC request, counted, no batching, no retries), so each `eth_call` of
+ * {@link readBalances} is exactly one round trip (the wire count checks it: quoting.test.ts).
  * No AsyncLocalStorage: on Node 20 an active one makes every await of the process slower.
  */
 export function createBalanceChains(
@@ -65,17 +65,15 @@ export function createBalanceChains(
       count = 0
     },
   }
-  // Counted in fetchFn rather than onFetchRequest: viem builds a whole WHATWG Request per call for that hook.
-  const fetchFn: typeof fetch = (input, init) => {
+  const onRoundTrip = () => {
     count++
-    return fetch(input, init)
   }
   return {
     rpc,
     chains: chains.map(({ chainId, chain, rpcUrl, tokens }) => ({
       chainId,
       tokens,
-      client: createPublicClient({ chain, transport: http(rpcUrl, { retryCount: 0, fetchFn }) }),
+      client: createPublicClient({ chain, transport: keepAliveTransport(rpcUrl, { onRoundTrip }) }),
       calldata: new Map(),
     })),
   }
