@@ -30,18 +30,22 @@ export function createKeyCheck(apiKeys: readonly string[]): (key: string) => boo
 export const auth = fp<{ apiKeys: readonly string[] }>(
   async (app, { apiKeys }) => {
     const isAccepted = createKeyCheck(apiKeys)
-    app.addHook('onRequest', async (request) => {
-      if (request.is404 || request.routeOptions.config.public) return
-      if (request.routeOptions.config.control && app.faults.has('auth.control-api-open')) return
+    // Callback-style hooks (here and in traceId/versioning): no promise per hook per request.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.is404 || request.routeOptions.config.public) return done()
+      if (request.routeOptions.config.control && app.faults.has('auth.control-api-open')) return done()
       const key = request.headers[API_KEY_HEADER]
       if (key === undefined || key === '') {
-        if (app.faults.has('auth.accept-missing-key')) return
-        throw clientError('UNAUTHORIZED', `The ${API_KEY_HEADER} header is missing.`)
+        if (app.faults.has('auth.accept-missing-key')) return done()
+        return done(clientError('UNAUTHORIZED', `The ${API_KEY_HEADER} header is missing.`))
       }
       if (typeof key !== 'string' || !isAccepted(key)) {
-        if (app.faults.has('auth.accept-wrong-key')) return
-        throw clientError('UNAUTHORIZED', `The ${API_KEY_HEADER} header does not hold a valid API key.`)
+        if (app.faults.has('auth.accept-wrong-key')) return done()
+        return done(
+          clientError('UNAUTHORIZED', `The ${API_KEY_HEADER} header does not hold a valid API key.`),
+        )
       }
+      done()
     })
   },
   { name: 'auth', dependencies: ['traceId'] },

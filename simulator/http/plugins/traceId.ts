@@ -13,9 +13,9 @@ export const generateTraceId = (): string => randomUUID()
  */
 export const traceId = fp(
   async (app) => {
-    app.addHook('onSend', async (request, reply, payload) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       if (!app.faults.has('errors.no-trace-id')) reply.header(TRACE_ID_HEADER, request.id)
-      return payload
+      done(null, payload)
     })
   },
   { name: 'traceId' },

@@ -74,31 +74,34 @@ export const versioning = fp<{ strictVersion: boolean }>(
   async (app, { strictVersion }) => {
     app.decorateRequest('apiVersion', '2026-01.alps')
     app.decorateRequest('versionProblem', undefined)
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', (request, _reply, done) => {
       const resolved = resolveVersion(request.headers[VERSION_HEADER], app.faults)
       request.apiVersion = resolved.version
       request.versionProblem = resolved.problem
+      done()
     })
-    app.addHook('preParsing', async (request, _reply, payload) => {
+    app.addHook('preParsing', (request, _reply, payload, done) => {
       const config = request.routeOptions.config
-      if (request.is404 || config.public) return payload
+      if (request.is404 || config.public) return done(null, payload)
       const error = versionError(
         request.headers[VERSION_HEADER],
         request.versionProblem,
         strictVersion && !config.control,
       )
-      if (error) throw error
+      if (error) return done(error)
       const versions = config.versions
       if (
         versions &&
         !versions.includes(request.apiVersion) &&
         !app.faults.has('version.serve-other-version-paths')
       )
-        throw clientError(
-          'NOT_FOUND',
-          `${request.method} ${request.routeOptions.url} is not served by version ${request.apiVersion}; it is served by ${versions.join(', ')}.`,
+        return done(
+          clientError(
+            'NOT_FOUND',
+            `${request.method} ${request.routeOptions.url} is not served by version ${request.apiVersion}; it is served by ${versions.join(', ')}.`,
+          ),
         )
-      return payload
+      done(null, payload)
     })
   },
   { name: 'versioning', dependencies: ['traceId'] },
