@@ -46,6 +46,16 @@ export const FAULT_CATALOGUE = {
   'webhooks.sign-without-secret':
     'Webhooks carry an `X-Webhook-Signature` even when no secret is configured.',
   'webhooks.drop-signature': 'Webhooks carry no `X-Webhook-Signature` even when a secret is configured.',
+  // Quotes, intents, settlement and withdrawals
+  'quotes.no-404-after-expiry':
+    'A blanc quote never expires: a submit after its lifetime is accepted instead of 404.',
+  'quotes.malformed-field': 'Blanc routes lack their `intentId` (the response breaks the spec schema).',
+  'intents.accept-duplicate':
+    'A second submit of an already submitted blanc intent answers 201 instead of 404.',
+  'intents.skip-claims':
+    'The relayer fills but never claims on the origin chains, so an intent never reaches COMPLETED.',
+  'withdrawals.bad-allocator-signature':
+    'Withdrawals answer allocatorData that the Compact refuses (one byte of the signature changed).',
 } as const satisfies Record<string, string>
 
 /** A fault of {@link FAULT_CATALOGUE}. */

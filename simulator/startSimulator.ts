@@ -99,6 +99,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       clock: devnet,
       ttlSeconds: quoteTtlSeconds,
       prices,
+      faults,
     })
     const settlement = await createSettlementStack({
       devnet,
@@ -106,6 +107,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       quotes: quoting.quotes,
       senders,
       log: parameters.log,
+      faults,
     })
     stops.push(() => settlement.stop())
     const clients = Object.fromEntries(devnet.chains.map((chain) => [chain.chainId, chain.publicClient]))
@@ -113,6 +115,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       allocator: createAllocator({ signer: devnet.keys.allocator.account, clients }),
       clients,
       clock: devnet,
+      faults,
     })
 
     const services: HttpServices = {

@@ -9,6 +9,7 @@ import type {
   SubmissionResult,
   SubmitIntentOperationRequest,
 } from '../../conformance/spec'
+import type { Faults } from '../faults'
 import type { IntentService } from '../http/domainServices'
 import { ApiError } from '../http/errorCodes'
 import type { QuotedIntent } from '../quoting/types'
@@ -32,6 +33,8 @@ export type CreateIntentServiceParameters = {
   serverAddress: Address
   /** The blanc quote store the quoting service fills (absent: every blanc submit is 404). */
   quotes?: QuoteStore<QuotedIntent> | undefined
+  /** Injected faults (`intents.accept-duplicate`). */
+  faults?: Pick<Faults, 'has'> | undefined
 }
 
 /** The fields of a signed intentOp that are the IntentOp itself (signatures and options stripped). */
@@ -145,6 +148,11 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
 
     async submitQuoted(intentId: string, request: BlancSubmitRequest): Promise<BlancSubmitResponse> {
       const stored: StoredQuote<QuotedIntent> | undefined = quotes?.consume(intentId)
+      // Fault: answer a repeated submit as if it were accepted (the rule says 404).
+      const earlier = parameters.faults?.has('intents.accept-duplicate')
+        ? store.getByIntentId(intentId)
+        : undefined
+      if (!stored && earlier) return { intentId, id: earlier.id, status: earlier.status }
       if (!stored)
         throw new ApiError(
           'NOT_FOUND',

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import type { Faults } from '../faults'
 import type { Clock } from '../services'
 
 /** Parameters of {@link createQuoteStore}. */
@@ -6,6 +7,8 @@ export type CreateQuoteStoreParameters = {
   clock: Clock
   /** Lifetime of a quote in seconds (`--quote-ttl`, default 300). */
   ttlSeconds: number
+  /** Injected faults (`quotes.no-404-after-expiry`). */
+  faults?: Pick<Faults, 'has'> | undefined
 }
 
 /** A stored quote: the full intent stays on the server (spec: Differences between alps and blanc). */
@@ -38,13 +41,21 @@ export type QuoteStore<T> = {
  * const quotes = createQuoteStore<Intent>({ clock, ttlSeconds: 300 })
  * const { intentId } = quotes.put(intent)
  */
-export function createQuoteStore<T>({ clock, ttlSeconds }: CreateQuoteStoreParameters): QuoteStore<T> {
+export function createQuoteStore<T>({
+  clock,
+  ttlSeconds,
+  faults,
+}: CreateQuoteStoreParameters): QuoteStore<T> {
+  // Fault: quotes outlive their lifetime, so a late submit is not 404.
+  const expired = (stored: StoredQuote<T>) =>
+    clock.now() >= stored.expiresAt && !faults?.has('quotes.no-404-after-expiry')
+
   const quotes = new Map<string, StoredQuote<T>>()
 
   function live(intentId: string): StoredQuote<T> | undefined {
     const stored = quotes.get(intentId)
     if (!stored) return undefined
-    if (clock.now() >= stored.expiresAt) {
+    if (expired(stored)) {
       quotes.delete(intentId)
       return undefined
     }
@@ -52,8 +63,7 @@ export function createQuoteStore<T>({ clock, ttlSeconds }: CreateQuoteStoreParam
   }
 
   function sweep() {
-    const now = clock.now()
-    for (const [id, stored] of quotes) if (now >= stored.expiresAt) quotes.delete(id)
+    for (const [id, stored] of quotes) if (expired(stored)) quotes.delete(id)
   }
 
   return {

@@ -2,6 +2,7 @@ import { type Address, type Chain, getAddress } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { AlpsRouteResponse, BlancRouteResponse, IntentCost, RouteRequest } from '../../conformance/spec'
 import { type TokenInfo, tokensByChain } from '../../contracts/addresses'
+import type { Faults } from '../faults'
 import type { QuotingService } from '../http/domainServices'
 import { ApiError } from '../http/errorCodes'
 import { trustResponse } from '../http/trustedResponse'
@@ -41,6 +42,8 @@ export type CreateQuotingServiceParameters = {
   ttlSeconds?: number | undefined
   prices?: PriceTable | undefined
   tokens?: Record<number, readonly TokenInfo[]> | undefined
+  /** Injected faults (`quotes.no-404-after-expiry`, `quotes.malformed-field`). */
+  faults?: Pick<Faults, 'has'> | undefined
 }
 
 /** One quoted route before it is stored. */
@@ -65,7 +68,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
   const ttlSeconds = parameters.ttlSeconds ?? 300
   const prices = parameters.prices ?? createPriceTable()
   const tokens = parameters.tokens ?? tokensByChain
-  const quotes = createQuoteStore<QuotedIntent>({ clock, ttlSeconds })
+  const quotes = createQuoteStore<QuotedIntent>({ clock, ttlSeconds, faults: parameters.faults })
   const { chains, rpc } = createBalanceChains(
     parameters.chains.map((c) => ({ ...c, tokens: tokens[c.chainId] ?? [] })),
   )
@@ -396,9 +399,11 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
           },
         )
       }
-      return trustResponse({
-        routes: result.routes.map((r) => blancRoute(r.quoted, quotes.put(r.quoted))),
-      } satisfies BlancRouteResponse)
+      const routes = result.routes.map((r) => blancRoute(r.quoted, quotes.put(r.quoted)))
+      // Fault: routes without their intentId break the spec's route shape.
+      if (parameters.faults?.has('quotes.malformed-field'))
+        for (const route of routes) delete (route as Partial<typeof route>).intentId
+      return trustResponse({ routes } satisfies BlancRouteResponse)
     },
     async resetQuotes() {
       quotes.reset()

@@ -10,6 +10,7 @@ import {
 import { addresses, tokensByChain } from '../../contracts/addresses'
 import { TheCompact } from '../../contracts/generated/artifacts'
 import type { DevnetChain } from '../devnet/chain'
+import type { Faults } from '../faults'
 import type { IntentRecord, IntentStore } from '../intents/intentStore'
 import type { DevKeys } from '../signing/keys'
 import { BaseError } from '../util/BaseError'
@@ -54,6 +55,8 @@ export type CreateSettlementParameters = {
    * too (the deposit processor's payouts): sharing them keeps the relayer's nonces in one queue.
    */
   senders?: Map<number, ChainSender> | undefined
+  /** Injected faults (`intents.skip-claims`). */
+  faults?: Pick<Faults, 'has'> | undefined
 }
 
 /** One step of a simulated settlement. */
@@ -435,6 +438,8 @@ export function createSettlement(parameters: CreateSettlementParameters): Settle
       record = current(id)
       if (record.status !== 'FILLED') return
       step = 'claim'
+      // Fault: fill but never claim, so the intent stays FILLED.
+      if (parameters.faults?.has('intents.skip-claims')) return
       const fillId = await withRetry('fill id', () => fillIdOf(record.payload))
       const results = await Promise.allSettled(
         record.payload.intentOp.elements.map((_, i) => runClaim(id, i, fillId)),

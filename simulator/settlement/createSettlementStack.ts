@@ -1,4 +1,5 @@
 import type { Devnet } from '../devnet/startDevnet'
+import type { Faults } from '../faults'
 import { createIntentService } from '../intents/intentService'
 import { createIntentStore } from '../intents/intentStore'
 import type { QuoteStore } from '../intents/quoteStore'
@@ -15,6 +16,7 @@ export type CreateSettlementStackParameters = {
   /** The relayer's per-chain senders, shared with the deposit processor. */
   senders?: Map<number, ChainSender> | undefined
   log?: ((line: string) => void) | undefined
+  faults?: Faults | undefined
 }
 
 /**
@@ -34,6 +36,7 @@ export async function createSettlementStack(parameters: CreateSettlementStackPar
     pickupDelayMs: parameters.pickupDelayMs,
     senders: parameters.senders,
     log: parameters.log,
+    faults: parameters.faults,
   })
   await settlement.start()
   const service = createIntentService({
@@ -42,6 +45,7 @@ export async function createSettlementStack(parameters: CreateSettlementStackPar
     settlement,
     serverAddress: devnet.keys.server.address,
     quotes: parameters.quotes,
+    faults: parameters.faults,
   })
   return { store, settlement, service, stop: () => settlement.stop() }
 }

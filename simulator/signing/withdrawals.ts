@@ -1,4 +1,4 @@
-import { type Address, type Chain, getAddress, type PublicClient, type Transport } from 'viem'
+import { type Address, type Chain, getAddress, type Hex, type PublicClient, type Transport } from 'viem'
 import type {
   BatchWithdrawalRequest,
   BatchWithdrawalResponse,
@@ -9,6 +9,7 @@ import { addresses, type TokenInfo, tokensByChain } from '../../contracts/addres
 import * as artifacts from '../../contracts/generated/artifacts'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { toLockId } from '../devnet/lockTag'
+import type { Faults } from '../faults'
 import type { WithdrawalService } from '../http/domainServices'
 import { ApiError } from '../http/errorCodes'
 import type { Clock } from '../services'
@@ -29,6 +30,8 @@ export type CreateWithdrawalServiceParameters = {
   clients: Record<number, PublicClient<Transport, Chain>>
   clock: Clock
   tokens?: Record<number, readonly TokenInfo[]> | undefined
+  /** Injected faults (`withdrawals.bad-allocator-signature`). */
+  faults?: Pick<Faults, 'has'> | undefined
 }
 
 /**
@@ -40,6 +43,11 @@ export type CreateWithdrawalServiceParameters = {
 export function createWithdrawalService(parameters: CreateWithdrawalServiceParameters): WithdrawalService {
   const { allocator, clients, clock } = parameters
   const tokens = parameters.tokens ?? tokensByChain
+  /** Fault: change one byte of the allocator's signature, so the Compact refuses it. */
+  const deliver = (allocatorData: Hex): Hex =>
+    parameters.faults?.has('withdrawals.bad-allocator-signature')
+      ? `0x${allocatorData.slice(2, 10)}${allocatorData.slice(10, 12) === 'ff' ? '00' : 'ff'}${allocatorData.slice(12)}`
+      : allocatorData
 
   function clientOf(chainId: number) {
     const client = clients[chainId]
@@ -112,7 +120,7 @@ export function createWithdrawalService(parameters: CreateWithdrawalServiceParam
         batch: false,
       })
       return {
-        allocatorData,
+        allocatorData: deliver(allocatorData),
         transferDetails: {
           id: int(id),
           nonce: int(nonce),
@@ -150,7 +158,7 @@ export function createWithdrawalService(parameters: CreateWithdrawalServiceParam
         batch: true,
       })
       return {
-        allocatorData,
+        allocatorData: deliver(allocatorData),
         batchTransferDetails: {
           nonce: int(nonce),
           expires: int(expires),
