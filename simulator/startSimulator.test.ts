@@ -4,7 +4,9 @@ import { join } from 'node:path'
 import { parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DevnetManifest } from '../conformance/spec'
+import { DevnetManifest, WebhookEnvelope } from '../conformance/spec'
+import { verifyWebhookSignature } from './deposits/signWebhook'
+import { startWebhookReceiver } from './deposits/testing/webhookReceiver'
 import { type Simulator, startSimulator } from './startSimulator'
 
 describe('startSimulator (a real devnet behind a listening service)', () => {
@@ -51,6 +53,33 @@ describe('startSimulator (a real devnet behind a listening service)', () => {
     const config = (await get.json()) as Record<string, unknown>
     expect(config.maxPriceDeviationBps).toBe(150)
     expect(config.webhookSecret).not.toBe('s3cret')
+  })
+
+  it('sends a signed test event to the configured webhook (POST /deposit-processor/webhooks/test)', async () => {
+    const receiver = await startWebhookReceiver()
+    try {
+      const setup = await fetch(`${sim.baseUrl}/deposit-processor/setup`, {
+        method: 'POST',
+        headers: headers(),
+        body: JSON.stringify({ params: { webhookUrl: receiver.url, webhookSecret: 'test-secret' } }),
+      })
+      expect(setup.status).toBe(200)
+      const res = await fetch(`${sim.baseUrl}/deposit-processor/webhooks/test`, {
+        method: 'POST',
+        headers: headers(),
+        body: '{}',
+      })
+      expect(res.status).toBe(202)
+      const { eventId } = (await res.json()) as { eventId: string }
+      await receiver.waitFor(() => receiver.received.length > 0)
+      const [hook] = receiver.received
+      const envelope = WebhookEnvelope.parse(hook!.body)
+      expect(envelope).toMatchObject({ type: 'test', test: true, eventId })
+      const signature = hook!.headers['x-webhook-signature']
+      expect(verifyWebhookSignature('test-secret', hook!.rawBody, String(signature))).toBe(true)
+    } finally {
+      await receiver.close()
+    }
   })
 
   it('moves the one clock for the service and every chain', async () => {

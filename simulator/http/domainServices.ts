@@ -87,6 +87,8 @@ export interface DepositProcessorService {
   listWebhookEvents(query: WebhookEventsQuery): Promise<Record<string, unknown>>
   /** undefined → 404. */
   resendWebhookEvent(id: string): Promise<Record<string, unknown> | undefined>
+  /** Queues a test event (`test: true`) for the configured webhook (facts §1). */
+  sendTestEvent(): Promise<Record<string, unknown>>
 }
 
 /** The devnet's token prices (`POST /_devnet/prices`). */

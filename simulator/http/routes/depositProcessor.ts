@@ -104,4 +104,15 @@ export const depositProcessorRoutes: FastifyPluginAsyncZod = async (app) => {
       return event
     },
   })
+
+  app.post('/deposit-processor/webhooks/test', {
+    schema: {
+      tags: ['deposit processor'],
+      summary: 'Send a test event (`test: true`) to the configured webhook',
+    },
+    handler: async (request, reply) => {
+      reply.code(202)
+      return service(request).sendTestEvent()
+    },
+  })
 }
