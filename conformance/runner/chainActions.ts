@@ -54,7 +54,7 @@ function clientsFor(caps: TargetCapabilities, chainId: number) {
   return { chain, transport, publicClient: createPublicClient({ chain, transport }) }
 }
 
-function signerKey(caps: TargetCapabilities, from: number | string): Hex {
+export function signerKey(caps: TargetCapabilities, from: number | string): Hex {
   if (typeof from === 'number') {
     const key = caps.accounts[from]
     if (!key)
@@ -84,7 +84,7 @@ function compactAddress(caps: TargetCapabilities, chainId: number): Address {
  */
 export async function runChainAction(
   caps: TargetCapabilities,
-  step: ChainStep['chain'],
+  step: Exclude<ChainStep['chain'], { action: 'receipts' }>,
 ): Promise<ChainActionResult> {
   const chainId = Number(step.chainId)
   const { chain, transport, publicClient } = clientsFor(caps, chainId)

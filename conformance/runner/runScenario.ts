@@ -1,12 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import { isAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { LoadedScenario } from '../scenario/loadScenarios'
 import type { HttpExpect, HttpStep, Requirement, Step, Version } from '../scenario/schema'
 import { specSchemas } from '../spec'
-import { runChainAction, signTypedDataAs } from './chainActions'
+import { runChainAction, signerKey, signTypedDataAs } from './chainActions'
 import { interpolate } from './interpolate'
 import { applyMatcher, matchStatus, readPath } from './matchers'
 import { type HttpResponse, sendRequest } from './sendRequest'
+import { CANONICAL_SIGNING_CONTRACTS, type SigningContracts, signIntentOp } from './signIntentOp'
 import type { CheckResult, HttpExcerpt, ScenarioResult, TargetCapabilities } from './types'
 import type { WebhookReceiver } from './webhookReceiver'
 
@@ -276,8 +278,55 @@ async function runStep(rawStep: Step, run: StepRun): Promise<void> {
     vars[rawStep.captureAs] = signatures
     return
   }
+  if ('signIntentOp' in rawStep) {
+    const step = interpolate(rawStep.signIntentOp, vars)
+    const account = privateKeyToAccount(signerKey(context.caps, step.account))
+    vars[rawStep.captureAs] = await signIntentOp(step.intentOp, account, signingContracts(context.caps))
+    return
+  }
+  if ('patch' in rawStep) {
+    const step = interpolate(rawStep.patch, vars)
+    const copy = structuredClone(step.value)
+    for (const [pointer, value] of Object.entries(step.set)) setPointer(copy, pointer, value)
+    vars[rawStep.captureAs] = copy
+    return
+  }
   if ('chain' in rawStep) {
     const step = interpolate(rawStep.chain, vars)
+    if (step.action === 'receipts') {
+      const list = Array.isArray(step.transactions) ? step.transactions : []
+      if (
+        !check('transactions', list.length > 0, {
+          expected: 'a non-empty list of transactions',
+          actual: step.transactions,
+          message: list.length > 0 ? undefined : 'no transactions to check',
+        })
+      )
+        return
+      for (const [i, item] of list.entries()) {
+        const hash = readPath(item, step.hashField).value
+        const chainId = readPath(item, step.chainIdField).value
+        const result =
+          typeof hash === 'string' && (typeof chainId === 'number' || typeof chainId === 'string')
+            ? await runChainAction(context.caps, {
+                action: 'receipt',
+                chainId,
+                hash,
+                expectStatus: step.expectStatus,
+                timeoutSeconds: step.timeoutSeconds,
+              })
+            : { status: undefined, error: `item ${i} has no ${step.hashField} and ${step.chainIdField}` }
+        const ok = result.status === step.expectStatus
+        check(`receipt ${i}`, ok, {
+          expected: step.expectStatus,
+          actual: `${String(hash)} on chain ${String(chainId)}: ${result.status ?? 'not mined'}`,
+          message: ok
+            ? undefined
+            : `transaction ${String(hash)} on chain ${String(chainId)} is ${result.status ?? 'not mined'}${result.error ? `: ${result.error}` : ''}`,
+        })
+      }
+      return
+    }
     const result = await runChainAction(context.caps, step)
     if (step.action === 'receipt' || step.action === 'writeContract') {
       const ok = result.status === step.expectStatus
@@ -374,6 +423,30 @@ async function runStep(rawStep: Step, run: StepRun): Promise<void> {
     for (const [name, path] of Object.entries(rawStep.capture ?? {}))
       vars[name] = readPath(hook!.json, path).value
     return
+  }
+}
+
+/** The Compact, Permit2 and IntentExecutor of each chain as the target names them, else canonical. */
+function signingContracts(caps: TargetCapabilities): SigningContracts {
+  return (name, chainId) => {
+    const named = caps.contracts[`${chainId}.${name}`] ?? caps.contracts[name]
+    return named && isAddress(named, { strict: false }) ? named : CANONICAL_SIGNING_CONTRACTS(name, chainId)
+  }
+}
+
+/** Sets the value at a JSON pointer of an object or array; the parent must exist. */
+function setPointer(root: unknown, pointer: string, value: unknown): void {
+  const parts = pointer
+    .slice(1)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+  let node = root
+  for (const [i, part] of parts.entries()) {
+    const last = i === parts.length - 1
+    if (typeof node !== 'object' || node === null || !(part in node))
+      throw new Error(`patch: ${pointer} does not exist (no "${part}")`)
+    if (last) (node as Record<string, unknown>)[part] = value
+    else node = (node as Record<string, unknown>)[part]
   }
 }
 

@@ -169,6 +169,19 @@ export const ChainStep = z.strictObject({
       timeoutSeconds: z.number().positive().default(30),
     }),
     z.strictObject({
+      /**
+       * Checks that every transaction of a list the target reported (e.g. `${claims}` of an alps
+       * status) is mined on its own chain: the list is non-empty and each item's hash is mined.
+       */
+      action: z.literal('receipts'),
+      transactions: z.unknown(),
+      /** Where each item keeps its hash and its chain id (JSON pointer or dotted path). */
+      hashField: z.string().default('claimTransactionHash'),
+      chainIdField: z.string().default('chainId'),
+      expectStatus: z.enum(['success', 'reverted']).default('success'),
+      timeoutSeconds: z.number().positive().default(30),
+    }),
+    z.strictObject({
       action: z.literal('readBalance'),
       chainId: ChainRef,
       account: z.string(),
@@ -227,6 +240,43 @@ export const SignStep = z.strictObject({
   captureAs: z.string().regex(/^[A-Za-z_][\w]*$/),
 })
 
+/**
+ * Signs an alps `intentOp` as an integrator's client does (the SDK 1.x): builds the EIP-712 typed
+ * data from its fields (per element by `fundingMethod`: PERMIT2 → PermitBatchWitnessTransferFrom,
+ * COMPACT → MultichainCompact; SingleChainOps for destination ops) and captures the submitted
+ * intent operation: the intentOp plus `originSignatures[]` and `destinationSignature`.
+ */
+export const SignIntentOpStep = z.strictObject({
+  name: z.string().optional(),
+  signIntentOp: z.strictObject({
+    /** The route response's `intentOp`, usually `${captured}`. */
+    intentOp: z.unknown(),
+    /** The sponsor: a funded account of the manifest by index, or a `0x` private key / `${var}`. */
+    account: Signer.default(0),
+  }),
+  captureAs: z
+    .string()
+    .regex(/^[A-Za-z_][\w]*$/)
+    .default('signedIntentOp'),
+})
+
+/**
+ * Copies a value with some fields replaced (e.g. a signed intentOp with a changed amount, to
+ * check that tampering is refused) and captures the copy; the original is left as it was.
+ */
+export const PatchStep = z.strictObject({
+  name: z.string().optional(),
+  patch: z.strictObject({
+    /** The value to copy, usually `${captured}`. */
+    value: z.unknown(),
+    /** JSON pointer (`/elements/0/mandate/tokenOut/0/1`) → new value; the path must exist. */
+    set: z.record(z.string().startsWith('/'), z.unknown()).refine((s) => Object.keys(s).length > 0, {
+      message: 'set at least one field',
+    }),
+  }),
+  captureAs: z.string().regex(/^[A-Za-z_][\w]*$/),
+})
+
 export const WebhookStep = z.strictObject({
   name: z.string().optional(),
   webhook: z.strictObject({
@@ -250,6 +300,8 @@ const STEP_KINDS = {
   wait: WaitStep,
   webhook: WebhookStep,
   sign: SignStep,
+  signIntentOp: SignIntentOpStep,
+  patch: PatchStep,
 } as const
 export type Step = z.infer<(typeof STEP_KINDS)[keyof typeof STEP_KINDS]>
 
@@ -287,6 +339,8 @@ export type FaultStep = z.infer<typeof FaultStep>
 export type WaitStep = z.infer<typeof WaitStep>
 export type WebhookStep = z.infer<typeof WebhookStep>
 export type SignStep = z.infer<typeof SignStep>
+export type SignIntentOpStep = z.infer<typeof SignIntentOpStep>
+export type PatchStep = z.infer<typeof PatchStep>
 
 /**
  * What a scenario needs of the target: `devnet` (the `/_devnet/` endpoints of an intent-devnet),

@@ -1,0 +1,294 @@
+import {
+  type Address,
+  getAddress,
+  type Hex,
+  isAddress,
+  keccak256,
+  numberToHex,
+  type PrivateKeyAccount,
+  slice,
+  type TypedDataDefinition,
+} from 'viem'
+import { addresses } from '../../contracts/addresses'
+import { BaseError } from '../../simulator/util/BaseError'
+import type { Element, IntentOp, Mandate } from '../spec'
+
+/**
+ * Signs an alps `intentOp` as an integrator's client does (the public SDK 1.x): the client
+ * builds the EIP-712 typed data itself from the intent's fields (spec: "Differences between alps
+ * and blanc" › Signing; docs/settlement.md: "Typed data the user signs", "IntentOp field →
+ * contract argument"). Built here from the spec's IntentOp shape, not from the simulator, so a
+ * vendor's intents are signed the same way. viem hashes and signs; nothing is hand-hashed.
+ */
+
+/** Thrown when an intentOp cannot be signed (not an IntentOp, unknown funding method). */
+export class SignIntentOpError extends BaseError {
+  override name = 'Conformance.SignIntentOpError'
+}
+
+/**
+ * The contract whose EIP-712 domain a signature uses on a chain: The Compact v1
+ * (`MultichainCompact`), Permit2 (`PermitBatchWitnessTransferFrom`) or the IntentExecutor
+ * (`SingleChainOps`).
+ */
+export type SigningContracts = (name: 'compact' | 'permit2' | 'intentExecutor', chainId: number) => Address
+
+/** The canonical addresses of contracts/addresses.ts, on every chain. */
+export const CANONICAL_SIGNING_CONTRACTS: SigningContracts = (name) => addresses[name]
+
+type TypedData = TypedDataDefinition & {
+  domain: NonNullable<TypedDataDefinition['domain']>
+  message: Record<string, unknown>
+}
+
+const MANDATE_TYPES = {
+  Mandate: [
+    { name: 'target', type: 'Target' },
+    { name: 'minGas', type: 'uint128' },
+    { name: 'originOps', type: 'Op' },
+    { name: 'destOps', type: 'Op' },
+    { name: 'q', type: 'bytes32' },
+  ],
+  Target: [
+    { name: 'recipient', type: 'address' },
+    { name: 'tokenOut', type: 'Token[]' },
+    { name: 'targetChain', type: 'uint256' },
+    { name: 'fillExpiry', type: 'uint256' },
+  ],
+  Token: [
+    { name: 'token', type: 'address' },
+    { name: 'amount', type: 'uint256' },
+  ],
+  Op: [
+    { name: 'vt', type: 'bytes32' },
+    { name: 'ops', type: 'Ops[]' },
+  ],
+  Ops: [
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'data', type: 'bytes' },
+  ],
+}
+
+const ZERO_VT: Hex = `0x${'00'.repeat(32)}`
+
+/** A 32-byte lock id: token = low 20 bytes, lockTag = top 12 bytes. */
+const idBytes = (id: string) => numberToHex(BigInt(id), { size: 32 })
+const tokenOfId = (id: string): Address => getAddress(slice(idBytes(id), 12, 32))
+const lockTagOfId = (id: string): Hex => slice(idBytes(id), 0, 12)
+
+/** `mandate.preClaimOps` / `destinationOps` as an `Op{vt, ops[]}` (absent: empty). */
+function opOf(value: unknown): { vt: Hex; ops: { to: Address; value: bigint; data: Hex }[] } {
+  if (!value || typeof value !== 'object') return { vt: ZERO_VT, ops: [] }
+  const op = value as { vt?: Hex; ops?: { to: string; value?: string | number; data?: Hex }[] }
+  return {
+    vt: op.vt ?? ZERO_VT,
+    ops: (op.ops ?? []).map((o) => ({
+      to: getAddress(o.to),
+      value: BigInt(o.value ?? 0),
+      data: o.data ?? '0x',
+    })),
+  }
+}
+
+/** The Mandate witness of an element (docs/settlement.md: "The Mandate witness"). */
+function mandateMessage(mandate: Mandate) {
+  return {
+    target: {
+      recipient: getAddress(mandate.recipient),
+      tokenOut: mandate.tokenOut.map(([id, amount]) => ({ token: tokenOfId(id), amount: BigInt(amount) })),
+      targetChain: BigInt(mandate.destinationChainId),
+      fillExpiry: BigInt(mandate.fillDeadline),
+    },
+    minGas: BigInt(mandate.minGas),
+    originOps: opOf(mandate.preClaimOps),
+    destOps: opOf(mandate.destinationOps),
+    q: keccak256(mandate.qualifier.encodedVal as Hex),
+  }
+}
+
+/** COMPACT: one `MultichainCompact` over every element, The Compact v1's domain on elements[0]'s chain. */
+export function multichainCompactTypedData(intentOp: IntentOp, contracts: SigningContracts): TypedData {
+  const chainId = Number(intentOp.elements[0]!.chainId)
+  return {
+    domain: {
+      name: 'The Compact',
+      version: '1',
+      chainId,
+      verifyingContract: contracts('compact', chainId),
+    },
+    types: {
+      MultichainCompact: [
+        { name: 'sponsor', type: 'address' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'expires', type: 'uint256' },
+        { name: 'elements', type: 'Element[]' },
+      ],
+      Element: [
+        { name: 'arbiter', type: 'address' },
+        { name: 'chainId', type: 'uint256' },
+        { name: 'commitments', type: 'Lock[]' },
+        { name: 'mandate', type: 'Mandate' },
+      ],
+      Lock: [
+        { name: 'lockTag', type: 'bytes12' },
+        { name: 'token', type: 'address' },
+        { name: 'amount', type: 'uint256' },
+      ],
+      ...MANDATE_TYPES,
+    },
+    primaryType: 'MultichainCompact',
+    message: {
+      sponsor: getAddress(intentOp.sponsor),
+      nonce: BigInt(intentOp.nonce),
+      expires: BigInt(intentOp.expires),
+      elements: intentOp.elements.map((element) => ({
+        arbiter: getAddress(element.arbiter),
+        chainId: BigInt(element.chainId),
+        commitments: element.idsAndAmounts.map(([id, amount]) => ({
+          lockTag: lockTagOfId(id),
+          token: tokenOfId(id),
+          amount: BigInt(amount),
+        })),
+        mandate: mandateMessage(element.mandate),
+      })),
+    },
+  }
+}
+
+/** PERMIT2: the element's `PermitBatchWitnessTransferFrom` (spender = its arbiter), Permit2's domain on its chain. */
+export function permitBatchWitnessTypedData(
+  intentOp: IntentOp,
+  element: Element,
+  contracts: SigningContracts,
+): TypedData {
+  const chainId = Number(element.chainId)
+  return {
+    domain: { name: 'Permit2', chainId, verifyingContract: contracts('permit2', chainId) },
+    types: {
+      PermitBatchWitnessTransferFrom: [
+        { name: 'permitted', type: 'TokenPermissions[]' },
+        { name: 'spender', type: 'address' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'deadline', type: 'uint256' },
+        { name: 'mandate', type: 'Mandate' },
+      ],
+      TokenPermissions: [
+        { name: 'token', type: 'address' },
+        { name: 'amount', type: 'uint256' },
+      ],
+      ...MANDATE_TYPES,
+    },
+    primaryType: 'PermitBatchWitnessTransferFrom',
+    message: {
+      permitted: element.idsAndAmounts.map(([id, amount]) => ({
+        token: tokenOfId(id),
+        amount: BigInt(amount),
+      })),
+      spender: getAddress(element.arbiter),
+      nonce: BigInt(intentOp.nonce),
+      deadline: BigInt(intentOp.expires),
+      mandate: mandateMessage(element.mandate),
+    },
+  }
+}
+
+/** Destination ops: the IntentExecutor's `SingleChainOps` on the destination chain (nonce = intent nonce). */
+export function singleChainOpsTypedData(intentOp: IntentOp, contracts: SigningContracts): TypedData {
+  const mandate = intentOp.elements[0]!.mandate
+  const refund = mandate.qualifier.settlementContext.gasRefund
+  const chainId = Number(mandate.destinationChainId)
+  return {
+    domain: {
+      name: 'IntentExecutor',
+      version: 'v0.0.1',
+      chainId,
+      verifyingContract: contracts('intentExecutor', chainId),
+    },
+    types: {
+      SingleChainOps: [
+        { name: 'account', type: 'address' },
+        { name: 'nonce', type: 'uint256' },
+        { name: 'op', type: 'Op' },
+        { name: 'gasRefund', type: 'GasRefund' },
+      ],
+      GasRefund: [
+        { name: 'token', type: 'address' },
+        { name: 'exchangeRate', type: 'uint256' },
+        { name: 'overhead', type: 'uint256' },
+      ],
+      Op: MANDATE_TYPES.Op,
+      Ops: MANDATE_TYPES.Ops,
+    },
+    primaryType: 'SingleChainOps',
+    message: {
+      account: getAddress(intentOp.sponsor),
+      nonce: BigInt(intentOp.nonce),
+      op: opOf(mandate.destinationOps),
+      gasRefund: {
+        token:
+          refund && isAddress(refund.token) ? getAddress(refund.token) : getAddress(`0x${'00'.repeat(20)}`),
+        exchangeRate: BigInt(refund?.exchangeRate ?? 0),
+        overhead: BigInt(refund?.overhead ?? 0),
+      },
+    },
+  }
+}
+
+/** The typed data a client signs for an intentOp: one per element, and the destination's when it has ops. */
+export function intentOpTypedData(
+  intentOp: IntentOp,
+  contracts: SigningContracts = CANONICAL_SIGNING_CONTRACTS,
+): { origin: TypedData[]; destination: TypedData | undefined } {
+  if (intentOp.elements.length === 0) throw new SignIntentOpError('The intentOp has no elements.')
+  const origin = intentOp.elements.map((element, i) => {
+    const method = element.mandate.qualifier.settlementContext.fundingMethod
+    if (method === 'COMPACT') return multichainCompactTypedData(intentOp, contracts)
+    if (method === 'PERMIT2') return permitBatchWitnessTypedData(intentOp, element, contracts)
+    throw new SignIntentOpError(
+      `elements[${i}] has fundingMethod ${JSON.stringify(method)}; the runner signs COMPACT and PERMIT2.`,
+    )
+  })
+  const hasDestinationOps = opOf(intentOp.elements[0]!.mandate.destinationOps).ops.length > 0
+  return {
+    origin,
+    destination: hasDestinationOps ? singleChainOpsTypedData(intentOp, contracts) : undefined,
+  }
+}
+
+/** A signed intent operation: the intentOp's fields plus `originSignatures` and `destinationSignature`. */
+export type SignedIntentOpJson = Record<string, unknown> & {
+  originSignatures: Hex[]
+  destinationSignature: Hex
+}
+
+/**
+ * Signs an intentOp with an EOA as the SDK 1.x does: per element by its
+ * `mandate.qualifier.settlementContext.fundingMethod` (PERMIT2 → PermitBatchWitnessTransferFrom,
+ * COMPACT → MultichainCompact), and `destinationSignature` = a SingleChainOps signature when the
+ * intent has destination ops, else the last origin signature. Returns the intentOp's fields as
+ * given plus the signatures.
+ *
+ * @example
+ * const signed = await signIntentOp(route.intentOp, privateKeyToAccount(key))
+ * await fetch(`${target}/intent-operations`, { method: 'POST', body: JSON.stringify({ signedIntentOp: signed }) })
+ */
+export async function signIntentOp(
+  intentOp: unknown,
+  account: PrivateKeyAccount,
+  contracts: SigningContracts = CANONICAL_SIGNING_CONTRACTS,
+): Promise<SignedIntentOpJson> {
+  if (typeof intentOp !== 'object' || intentOp === null || !Array.isArray((intentOp as IntentOp).elements))
+    throw new SignIntentOpError('The value to sign is not an intentOp (no elements).', {
+      metaMessages: [`Got: ${JSON.stringify(intentOp)?.slice(0, 200)}`],
+    })
+  const op = intentOp as IntentOp
+  if (getAddress(op.sponsor) !== account.address)
+    throw new SignIntentOpError(`The intentOp's sponsor ${op.sponsor} is not the signer ${account.address}.`)
+  const typedData = intentOpTypedData(op, contracts)
+  const originSignatures = await Promise.all(typedData.origin.map((data) => account.signTypedData(data)))
+  const destinationSignature = typedData.destination
+    ? await account.signTypedData(typedData.destination)
+    : originSignatures.at(-1)!
+  return { ...(intentOp as Record<string, unknown>), originSignatures, destinationSignature }
+}
