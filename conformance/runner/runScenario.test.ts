@@ -120,6 +120,80 @@ cleanup:
     ).toBe(true)
   })
 
+  test('patch copies a captured value with fields replaced; receipts checks each listed transaction', async () => {
+    const steps = scenario(`
+id: steps.patch-receipts
+title: patch and receipts
+spec: test
+requires: { capabilities: [chains] }
+steps:
+  - chain: { action: transfer, chainId: 8453, from: 0, to: '0x4444444444444444444444444444444444444444', amount: '1' }
+    capture: { txHash: hash }
+  - patch:
+      value: { claims: [{ chainId: 8453, claimTransactionHash: '\${txHash}' }, { chainId: 8453, claimTransactionHash: '\${txHash}' }] }
+      set: { /claims/1/claimTransactionHash: '0x${'ab'.repeat(32)}' }
+    captureAs: patched
+  - patch:
+      value: { claims: [{ chainId: 8453, claimTransactionHash: '\${txHash}' }] }
+      set: { /claims/0/claimTransactionHash: '\${txHash}' }
+    captureAs: intact
+  - http: { method: GET, path: /health }
+    expect: { body: { /x: { equals: '\${patched}' } } }
+`)
+    const receipts = (list: string) =>
+      scenario(`
+id: steps.receipts
+title: receipts
+spec: test
+requires: { capabilities: [chains] }
+steps:
+  - chain: { action: transfer, chainId: 8453, from: 0, to: '0x4444444444444444444444444444444444444444', amount: '1' }
+    capture: { txHash: hash }
+  - chain: { action: receipts, transactions: ${list}, timeoutSeconds: 1 }
+`)
+    const run = await runConformance({
+      target: local.target,
+      apiKey: local.apiKey,
+      chainsFile,
+      scenarios: [
+        steps,
+        receipts(
+          `[{ chainId: 8453, claimTransactionHash: '\${txHash}' }, { chainId: 8453, claimTransactionHash: '0x${'ab'.repeat(32)}' }]`,
+        ),
+        receipts('[]'),
+      ],
+    })
+    const [patch, twoReceipts, none] = run.scenarios
+    const patched = (
+      patch!.checks.at(-1)!.expected as { equals: { claims: { claimTransactionHash: string }[] } }
+    ).equals
+    expect(patched.claims[1]!.claimTransactionHash).toBe(`0x${'ab'.repeat(32)}`)
+    expect(patched.claims[0]!.claimTransactionHash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(patched.claims[0]!.claimTransactionHash).not.toBe(patched.claims[1]!.claimTransactionHash)
+    expect(twoReceipts!.checks.map((c) => [c.name, c.status])).toEqual([
+      ['transfer on 8453', 'passed'],
+      ['transactions', 'passed'],
+      ['receipt 0', 'passed'],
+      ['receipt 1', 'failed'],
+    ])
+    expect(twoReceipts!.checks[3]!.message).toContain('not mined')
+    expect(none!.checks.map((c) => [c.name, c.status]).at(-1)).toEqual(['transactions', 'failed'])
+  })
+
+  test('patch names a path that does not exist: the step fails', async () => {
+    const bad = scenario(`
+id: steps.patch-missing
+title: patch missing path
+spec: test
+steps:
+  - patch: { value: { a: 1 }, set: { /b/c: 2 } }
+    captureAs: x
+`)
+    const run = await runConformance({ target: local.target, apiKey: local.apiKey, scenarios: [bad] })
+    expect(run.scenarios[0]!.checks[0]!.status).toBe('failed')
+    expect(run.scenarios[0]!.checks[0]!.message).toContain('/b/c does not exist')
+  })
+
   test('a receipt step fails for a transaction that is not mined', async () => {
     const missing = scenario(`
 id: steps.receipt
