@@ -28,7 +28,11 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
   'errors.omit-code': ['errors.envelopes/1/envelope blanc', 'errors.envelopes/1/body /code'],
   'errors.no-trace-id': ['errors.trace-ids/1/header x-trace-id'],
   'errors.trace-id-mismatch': ['errors.envelopes/1/envelope blanc'],
-  'errors.alps-as-blanc': ['versioning.known-versions/1/envelope alps'],
+  'errors.alps-as-blanc': [
+    'versioning.known-versions/1/envelope alps',
+    'settlement.alps-lifecycle/7/envelope alps',
+    'settlement.alps-tampered/7/envelope alps',
+  ],
   'errors.5xx-on-malformed-json': ['bad-input.malformed-json/1/status'],
   'errors.5xx-on-oversized-body': ['bad-input.oversized-body/1/status'],
   'input.accept-negative-amount': ['bad-input.negative-amounts/1/status'],
@@ -47,7 +51,10 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
   'quotes.no-404-after-expiry': ['quotes.blanc-quote-expiry/5/status'],
   'quotes.malformed-field': ['quotes.blanc-route-schema/1/schema BlancRouteResponse'],
   'intents.accept-duplicate': ['settlement.blanc-lifecycle/7/status'],
-  'intents.skip-claims': ['settlement.blanc-lifecycle/5/body /status'],
+  'intents.skip-claims': [
+    'settlement.blanc-lifecycle/5/body /status',
+    'settlement.alps-lifecycle/4/body /status',
+  ],
   'withdrawals.bad-allocator-signature': ['withdrawals.single-executed/2/allocatedTransfer on 8453'],
 }
 

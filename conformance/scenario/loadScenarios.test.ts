@@ -25,7 +25,7 @@ describe('parseScenario', () => {
         "scenarios/demo/bad.yaml:6 steps[0].http.method: Invalid option: expected one of "GET"|"POST"|"PUT"|"PATCH"|"DELETE"",
         "scenarios/demo/bad.yaml:9 steps[0].expect.status: a status is a code (400), a class ("4xx"), a list of them, or { not: … }",
         "scenarios/demo/bad.yaml:10 steps[1].clock.fallback: Invalid option: expected one of "wait"|"not-applicable"",
-        "scenarios/demo/bad.yaml:11 steps[2]: a step is a mapping with one of: http, chain, clock, fault, wait, webhook, sign",
+        "scenarios/demo/bad.yaml:11 steps[2]: a step is a mapping with one of: http, chain, clock, fault, wait, webhook, sign, signIntentOp, patch",
       ]
     `)
   })
