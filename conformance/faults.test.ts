@@ -51,6 +51,8 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
   'quotes.no-404-after-expiry': ['quotes.blanc-quote-expiry/5/status'],
   'quotes.malformed-field': ['quotes.blanc-route-schema/1/schema BlancRouteResponse'],
   'intents.accept-duplicate': ['settlement.blanc-lifecycle/7/status'],
+  'intents.alps-accept-duplicate': ['settlement.alps-lifecycle/7/status'],
+  'intents.accept-tampered': ['settlement.alps-tampered/7/status'],
   'intents.skip-claims': [
     'settlement.blanc-lifecycle/5/body /status',
     'settlement.alps-lifecycle/4/body /status',

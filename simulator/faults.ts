@@ -52,6 +52,10 @@ export const FAULT_CATALOGUE = {
   'quotes.malformed-field': 'Blanc routes lack their `intentId` (the response breaks the spec schema).',
   'intents.accept-duplicate':
     'A second submit of an already submitted blanc intent answers 201 instead of 404.',
+  'intents.alps-accept-duplicate':
+    'A second submission of the same alps intentOp answers 201 with the first id instead of 409.',
+  'intents.accept-tampered':
+    'An alps intentOp is accepted without checking its server signature, signatures and contents.',
   'intents.skip-claims':
     'The relayer fills but never claims on the origin chains, so an intent never reaches COMPLETED.',
   'withdrawals.bad-allocator-signature':

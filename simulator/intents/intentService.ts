@@ -136,8 +136,15 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
           data: op.data as Hex,
         })),
       }
+      const faults = parameters.faults
+      // Fault: answer a repeated alps submission as accepted (the rule says 409).
+      const earlier = faults?.has('intents.alps-accept-duplicate')
+        ? store.all().find((r) => r.dedupeKey === dedupeKeyOf(intentOp))
+        : undefined
+      if (earlier) return { result: { id: earlier.id, status: earlier.status } }
       refuseDuplicate(intentOp)
-      await check(signed, true)
+      // Fault: accept the intent without checking its signatures or contents.
+      if (!faults?.has('intents.accept-tampered')) await check(signed, true)
       if (signedIntentOp.options?.dryRun) {
         const simulation = await settlement.simulate(signed)
         return { result: { id: '0', ...dryRunBody(simulation) } }
