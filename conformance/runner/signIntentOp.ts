@@ -11,7 +11,14 @@ import {
 } from 'viem'
 import { addresses } from '../../contracts/addresses'
 import { BaseError } from '../../simulator/util/BaseError'
-import type { Element, IntentOp, Mandate } from '../spec'
+import {
+  type Element,
+  type IntentOp,
+  type Mandate,
+  MULTICHAIN_COMPACT_TYPES,
+  PERMIT_BATCH_WITNESS_TYPES,
+  SINGLE_CHAIN_OPS_TYPES,
+} from '../spec'
 
 /**
  * Signs an alps `intentOp` as an integrator's client does (the public SDK 1.x): the client
@@ -39,35 +46,6 @@ export const CANONICAL_SIGNING_CONTRACTS: SigningContracts = (name) => addresses
 type TypedData = TypedDataDefinition & {
   domain: NonNullable<TypedDataDefinition['domain']>
   message: Record<string, unknown>
-}
-
-const MANDATE_TYPES = {
-  Mandate: [
-    { name: 'target', type: 'Target' },
-    { name: 'minGas', type: 'uint128' },
-    { name: 'originOps', type: 'Op' },
-    { name: 'destOps', type: 'Op' },
-    { name: 'q', type: 'bytes32' },
-  ],
-  Target: [
-    { name: 'recipient', type: 'address' },
-    { name: 'tokenOut', type: 'Token[]' },
-    { name: 'targetChain', type: 'uint256' },
-    { name: 'fillExpiry', type: 'uint256' },
-  ],
-  Token: [
-    { name: 'token', type: 'address' },
-    { name: 'amount', type: 'uint256' },
-  ],
-  Op: [
-    { name: 'vt', type: 'bytes32' },
-    { name: 'ops', type: 'Ops[]' },
-  ],
-  Ops: [
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'data', type: 'bytes' },
-  ],
 }
 
 const ZERO_VT: Hex = `0x${'00'.repeat(32)}`
@@ -117,26 +95,7 @@ export function multichainCompactTypedData(intentOp: IntentOp, contracts: Signin
       chainId,
       verifyingContract: contracts('compact', chainId),
     },
-    types: {
-      MultichainCompact: [
-        { name: 'sponsor', type: 'address' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'expires', type: 'uint256' },
-        { name: 'elements', type: 'Element[]' },
-      ],
-      Element: [
-        { name: 'arbiter', type: 'address' },
-        { name: 'chainId', type: 'uint256' },
-        { name: 'commitments', type: 'Lock[]' },
-        { name: 'mandate', type: 'Mandate' },
-      ],
-      Lock: [
-        { name: 'lockTag', type: 'bytes12' },
-        { name: 'token', type: 'address' },
-        { name: 'amount', type: 'uint256' },
-      ],
-      ...MANDATE_TYPES,
-    },
+    types: MULTICHAIN_COMPACT_TYPES,
     primaryType: 'MultichainCompact',
     message: {
       sponsor: getAddress(intentOp.sponsor),
@@ -165,20 +124,7 @@ export function permitBatchWitnessTypedData(
   const chainId = Number(element.chainId)
   return {
     domain: { name: 'Permit2', chainId, verifyingContract: contracts('permit2', chainId) },
-    types: {
-      PermitBatchWitnessTransferFrom: [
-        { name: 'permitted', type: 'TokenPermissions[]' },
-        { name: 'spender', type: 'address' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'deadline', type: 'uint256' },
-        { name: 'mandate', type: 'Mandate' },
-      ],
-      TokenPermissions: [
-        { name: 'token', type: 'address' },
-        { name: 'amount', type: 'uint256' },
-      ],
-      ...MANDATE_TYPES,
-    },
+    types: PERMIT_BATCH_WITNESS_TYPES,
     primaryType: 'PermitBatchWitnessTransferFrom',
     message: {
       permitted: element.idsAndAmounts.map(([id, amount]) => ({
@@ -205,21 +151,7 @@ export function singleChainOpsTypedData(intentOp: IntentOp, contracts: SigningCo
       chainId,
       verifyingContract: contracts('intentExecutor', chainId),
     },
-    types: {
-      SingleChainOps: [
-        { name: 'account', type: 'address' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'op', type: 'Op' },
-        { name: 'gasRefund', type: 'GasRefund' },
-      ],
-      GasRefund: [
-        { name: 'token', type: 'address' },
-        { name: 'exchangeRate', type: 'uint256' },
-        { name: 'overhead', type: 'uint256' },
-      ],
-      Op: MANDATE_TYPES.Op,
-      Ops: MANDATE_TYPES.Ops,
-    },
+    types: SINGLE_CHAIN_OPS_TYPES,
     primaryType: 'SingleChainOps',
     message: {
       account: getAddress(intentOp.sponsor),

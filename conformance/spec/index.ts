@@ -145,3 +145,4 @@ export const specSchemas = {
 } as const satisfies Record<string, SpecSchemaEntry>
 
 export type SpecSchemaName = keyof typeof specSchemas
+export * from './eip712Types'

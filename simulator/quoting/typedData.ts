@@ -1,8 +1,20 @@
 import { type Address, getAddress, type Hex, keccak256, numberToHex, slice } from 'viem'
-import type { Element as ElementJson, IntentOp, Mandate as MandateJson } from '../../conformance/spec'
+import {
+  EIP712_DOMAIN_TYPES,
+  EIP712_DOMAIN_TYPES_NO_VERSION,
+  type Element as ElementJson,
+  type IntentOp,
+  MANDATE_TYPES,
+  type Mandate as MandateJson,
+  MULTICHAIN_COMPACT_TYPES,
+  PERMIT_BATCH_WITNESS_TYPES,
+  SINGLE_CHAIN_OPS_TYPES,
+} from '../../conformance/spec'
 import { addresses } from '../../contracts/addresses'
 import { createStructHasher } from './eip712'
 import type { TypedDataJson } from './types'
+
+export { MANDATE_TYPES }
 
 /**
  * The EIP-712 typed data of an intent, in JSON form (integers as decimal strings, so the objects
@@ -25,35 +37,6 @@ export const NO_GAS_REFUND: GasRefundJson = {
   exchangeRate: '0',
   overhead: '0',
 }
-
-export const MANDATE_TYPES = {
-  Mandate: [
-    { name: 'target', type: 'Target' },
-    { name: 'minGas', type: 'uint128' },
-    { name: 'originOps', type: 'Op' },
-    { name: 'destOps', type: 'Op' },
-    { name: 'q', type: 'bytes32' },
-  ],
-  Target: [
-    { name: 'recipient', type: 'address' },
-    { name: 'tokenOut', type: 'Token[]' },
-    { name: 'targetChain', type: 'uint256' },
-    { name: 'fillExpiry', type: 'uint256' },
-  ],
-  Token: [
-    { name: 'token', type: 'address' },
-    { name: 'amount', type: 'uint256' },
-  ],
-  Op: [
-    { name: 'vt', type: 'bytes32' },
-    { name: 'ops', type: 'Ops[]' },
-  ],
-  Ops: [
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'data', type: 'bytes' },
-  ],
-} as const
 
 const tokenOfIdCache = new Map<string, Address>()
 
@@ -130,32 +113,7 @@ export function compactTypedData(
       chainId: Number(first.chainId),
       verifyingContract: addresses.compact,
     },
-    types: {
-      EIP712Domain: [
-        { name: 'name', type: 'string' },
-        { name: 'version', type: 'string' },
-        { name: 'chainId', type: 'uint256' },
-        { name: 'verifyingContract', type: 'address' },
-      ],
-      MultichainCompact: [
-        { name: 'sponsor', type: 'address' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'expires', type: 'uint256' },
-        { name: 'elements', type: 'Element[]' },
-      ],
-      Element: [
-        { name: 'arbiter', type: 'address' },
-        { name: 'chainId', type: 'uint256' },
-        { name: 'commitments', type: 'Lock[]' },
-        { name: 'mandate', type: 'Mandate' },
-      ],
-      Lock: [
-        { name: 'lockTag', type: 'bytes12' },
-        { name: 'token', type: 'address' },
-        { name: 'amount', type: 'uint256' },
-      ],
-      ...copyTypes(MANDATE_TYPES),
-    },
+    types: copyTypes({ EIP712Domain: EIP712_DOMAIN_TYPES, ...MULTICHAIN_COMPACT_TYPES }),
     primaryType: 'MultichainCompact',
     message: {
       sponsor: intentOp.sponsor,
@@ -179,25 +137,7 @@ export function compactTypedData(
 export function permit2TypedData(element: ElementJson, nonce: string, expires: string): TypedDataJson {
   return {
     domain: { name: 'Permit2', chainId: Number(element.chainId), verifyingContract: addresses.permit2 },
-    types: {
-      EIP712Domain: [
-        { name: 'name', type: 'string' },
-        { name: 'chainId', type: 'uint256' },
-        { name: 'verifyingContract', type: 'address' },
-      ],
-      PermitBatchWitnessTransferFrom: [
-        { name: 'permitted', type: 'TokenPermissions[]' },
-        { name: 'spender', type: 'address' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'deadline', type: 'uint256' },
-        { name: 'mandate', type: 'Mandate' },
-      ],
-      TokenPermissions: [
-        { name: 'token', type: 'address' },
-        { name: 'amount', type: 'uint256' },
-      ],
-      ...copyTypes(MANDATE_TYPES),
-    },
+    types: copyTypes({ EIP712Domain: EIP712_DOMAIN_TYPES_NO_VERSION, ...PERMIT_BATCH_WITNESS_TYPES }),
     primaryType: 'PermitBatchWitnessTransferFrom',
     message: {
       permitted: element.idsAndAmounts.map(([id, amount]) => ({ token: tokenOfId(id), amount })),
@@ -236,27 +176,7 @@ export function singleChainOpsTypedData(parameters: SingleChainOpsParameters): T
       chainId: destinationChainId,
       verifyingContract: executor,
     },
-    types: {
-      EIP712Domain: [
-        { name: 'name', type: 'string' },
-        { name: 'version', type: 'string' },
-        { name: 'chainId', type: 'uint256' },
-        { name: 'verifyingContract', type: 'address' },
-      ],
-      SingleChainOps: [
-        { name: 'account', type: 'address' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'op', type: 'Op' },
-        { name: 'gasRefund', type: 'GasRefund' },
-      ],
-      GasRefund: [
-        { name: 'token', type: 'address' },
-        { name: 'exchangeRate', type: 'uint256' },
-        { name: 'overhead', type: 'uint256' },
-      ],
-      Op: [...MANDATE_TYPES.Op],
-      Ops: [...MANDATE_TYPES.Ops],
-    },
+    types: copyTypes({ EIP712Domain: EIP712_DOMAIN_TYPES, ...SINGLE_CHAIN_OPS_TYPES }),
     primaryType: 'SingleChainOps',
     message: { account, nonce, op, gasRefund },
   }

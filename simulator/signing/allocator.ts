@@ -1,37 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { type Address, type Chain, type Hex, hashTypedData, type PublicClient, type Transport } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
+import { BATCH_COMPACT_TYPES, COMPACT_TYPES } from '../../conformance/spec'
 import { addresses } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { BaseError } from '../util/BaseError'
 
-/** The Compact v1's EIP-712 types for allocated transfers (arbiter = sponsor = the account). */
-export const COMPACT_TYPES = {
-  Compact: [
-    { name: 'arbiter', type: 'address' },
-    { name: 'sponsor', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'expires', type: 'uint256' },
-    { name: 'lockTag', type: 'bytes12' },
-    { name: 'token', type: 'address' },
-    { name: 'amount', type: 'uint256' },
-  ],
-} as const
-
-export const BATCH_COMPACT_TYPES = {
-  BatchCompact: [
-    { name: 'arbiter', type: 'address' },
-    { name: 'sponsor', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'expires', type: 'uint256' },
-    { name: 'commitments', type: 'Lock[]' },
-  ],
-  Lock: [
-    { name: 'lockTag', type: 'bytes12' },
-    { name: 'token', type: 'address' },
-    { name: 'amount', type: 'uint256' },
-  ],
-} as const
+export { BATCH_COMPACT_TYPES, COMPACT_TYPES }
 
 /** The Compact's EIP-712 domain on one chain. */
 export const compactDomain = (chainId: number) =>
