@@ -13,12 +13,12 @@ import { encodeFunctionData, erc20Abi, keccak256, parseUnits, toHex } from 'viem
 import { privateKeyToAccount } from 'viem/accounts'
 import { startDevnet } from '../../simulator/devnet/startDevnet'
 import type { IntentService } from '../../simulator/http/domainServices'
+import { createSettlementStack } from '../../simulator/settlement/createSettlementStack'
 import {
   buildSignedIntent,
   fundForPermit2,
   tokenAddress,
 } from '../../simulator/settlement/testing/buildSignedIntent'
-import { createSettlementStack } from '../../simulator/settlement/createSettlementStack'
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(name)

@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDepositProcessor } from '../../simulator/deposits/createDepositProcessor'
-import { createPriceTable } from '../../simulator/quoting/prices'
 import { signWebhookBody } from '../../simulator/deposits/signWebhook'
 import { startTestChains } from '../../simulator/deposits/testing/startTestChains'
 import { startWebhookReceiver } from '../../simulator/deposits/testing/webhookReceiver'
 import { createWebhookOutbox } from '../../simulator/deposits/webhookOutbox'
+import { createPriceTable } from '../../simulator/quoting/prices'
 
 const arg = (name: string, fallback: number) => {
   const index = process.argv.indexOf(`--${name}`)

@@ -7,8 +7,8 @@ import { type StartServiceReturnType, startService } from '../../simulator/cli/u
 import { type Devnet, startDevnet } from '../../simulator/devnet/startDevnet'
 import { createQuotingService } from '../../simulator/quoting/quotingService'
 import { compactTypedData, permit2TypedData } from '../../simulator/quoting/typedData'
-import { approvePermit2, balanceOf, tokenAddress } from '../../simulator/settlement/testing/buildSignedIntent'
 import { createSettlementStack } from '../../simulator/settlement/createSettlementStack'
+import { approvePermit2, balanceOf, tokenAddress } from '../../simulator/settlement/testing/buildSignedIntent'
 
 /**
  * End to end through HTTP: the quoting service and the relayer wired into the running service,
