@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { verifyWebhookSignature } from './signWebhook'
-import { startWebhookReceiver, type WebhookReceiver } from './testing/webhookReceiver'
+import { startWebhookReceiver } from './testing/webhookReceiver'
 import { createWebhookOutbox, retryDelayMs, type WebhookOutbox } from './webhookOutbox'
 
 const cleanups: (() => Promise<void> | void)[] = []
