@@ -12,6 +12,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SINGLE_CHAIN_OPS_TYPES } from '../../conformance/spec'
 import { addresses } from '../addresses'
 import {
   DevnetERC20,
@@ -35,28 +36,7 @@ function singleChainOps(account: Address, nonce: bigint, ops: { to: Address; val
       chainId: base.id,
       verifyingContract: addresses.intentExecutor,
     },
-    types: {
-      SingleChainOps: [
-        { name: 'account', type: 'address' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'op', type: 'Op' },
-        { name: 'gasRefund', type: 'GasRefund' },
-      ],
-      Op: [
-        { name: 'vt', type: 'bytes32' },
-        { name: 'ops', type: 'Ops[]' },
-      ],
-      GasRefund: [
-        { name: 'token', type: 'address' },
-        { name: 'exchangeRate', type: 'uint256' },
-        { name: 'overhead', type: 'uint256' },
-      ],
-      Ops: [
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'data', type: 'bytes' },
-      ],
-    },
+    types: SINGLE_CHAIN_OPS_TYPES,
     primaryType: 'SingleChainOps',
     message: {
       account,

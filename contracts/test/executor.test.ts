@@ -16,6 +16,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { optimism } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SINGLE_CHAIN_OPS_TYPES } from '../../conformance/spec'
 import { type AnvilInstance, startAnvil } from '../../simulator/devnet/anvil'
 import { addresses } from '../addresses'
 import { ExecutorTestAccount, ExecutorTestCounter, IntentExecutor } from '../generated/artifacts'
@@ -29,29 +30,8 @@ const counter: Address = '0x00000000000000000000000000000000c0ffee01'
 /** The 20-byte validator prefix of an ERC-7579 signature (zero: the default validator). */
 const validatorPrefix: Hex = `0x${'00'.repeat(20)}`
 
-/** The SingleChainOps types exactly as the public SDK 1.x writes them (execution/singleChainOps.js). */
-const singleChainOpsTypes = {
-  SingleChainOps: [
-    { name: 'account', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'op', type: 'Op' },
-    { name: 'gasRefund', type: 'GasRefund' },
-  ],
-  Op: [
-    { name: 'vt', type: 'bytes32' },
-    { name: 'ops', type: 'Ops[]' },
-  ],
-  GasRefund: [
-    { name: 'token', type: 'address' },
-    { name: 'exchangeRate', type: 'uint256' },
-    { name: 'overhead', type: 'uint256' },
-  ],
-  Ops: [
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'data', type: 'bytes' },
-  ],
-} as const
+/** The SingleChainOps types (conformance/spec/eip712Types.ts), as the public SDK 1.x writes them. */
+const singleChainOpsTypes = SINGLE_CHAIN_OPS_TYPES
 
 type SingleChainOpsMessage = {
   account: Address

@@ -19,6 +19,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SINGLE_CHAIN_OPS_TYPES } from '../../conformance/spec'
 import { type AnvilInstance, startAnvil } from '../../simulator/devnet/anvil'
 import { addresses } from '../addresses'
 import {
@@ -52,28 +53,7 @@ const targetTypes = {
   ],
 } as const
 
-const singleChainOpsTypes = {
-  SingleChainOps: [
-    { name: 'account', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'op', type: 'Op' },
-    { name: 'gasRefund', type: 'GasRefund' },
-  ],
-  Op: [
-    { name: 'vt', type: 'bytes32' },
-    { name: 'ops', type: 'Ops[]' },
-  ],
-  GasRefund: [
-    { name: 'token', type: 'address' },
-    { name: 'exchangeRate', type: 'uint256' },
-    { name: 'overhead', type: 'uint256' },
-  ],
-  Ops: [
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'data', type: 'bytes' },
-  ],
-} as const
+const singleChainOpsTypes = SINGLE_CHAIN_OPS_TYPES
 
 type Target = {
   recipient: Address
