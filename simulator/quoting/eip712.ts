@@ -4,15 +4,15 @@ import {
   domainSeparator,
   encodeAbiParameters,
   type Hex,
-  keccak256,
   type TypedDataDomain,
-  toHex,
 } from 'viem'
+import { keccak256Hex as keccak256, keccak256Bytes } from '../util/keccak'
 
 /**
  * EIP-712 hashing with the constant parts computed once: the same algorithm as viem's
  * `hashStruct` / `hashTypedData` (and built on viem's own `encodeAbiParameters`, `keccak256` and
- * `domainSeparator`), but every type hash (`keccak256(encodeType(T))`) and every domain separator
+ * `domainSeparator`; keccak256 by WebAssembly, checked equal to viem's in util/keccak.test.ts),
+ * but every type hash (`keccak256(encodeType(T))`) and every domain separator
  * is computed when the hasher is made, not again for each struct of each message. viem recomputes
  * them for every nested struct, which was most of the cost of a quote's server signature.
  *
@@ -63,7 +63,7 @@ export function createStructHasher(types: TypedTypes): StructHasher {
     if (types[type] !== undefined)
       return (value) => [BYTES32, hashStruct(type, value as Record<string, unknown>)]
     if (type === 'bytes') return (value) => [BYTES32, keccak256(value as Hex)]
-    if (type === 'string') return (value) => [BYTES32, keccak256(toHex(value as string))]
+    if (type === 'string') return (value) => [BYTES32, keccak256Bytes(Buffer.from(value as string, 'utf8'))]
     if (type.endsWith(']')) {
       const item = encoderOf(type.slice(0, type.lastIndexOf('[')))
       return (value) => {
@@ -83,7 +83,8 @@ export function createStructHasher(types: TypedTypes): StructHasher {
     return (value) => [parameter, value]
   }
 
-  for (const name of Object.keys(types)) typeHashes.set(name, keccak256(toHex(encodeType(name, types))))
+  for (const name of Object.keys(types))
+    typeHashes.set(name, keccak256Bytes(Buffer.from(encodeType(name, types), 'utf8')))
   for (const [name, fields] of Object.entries(types))
     structs.set(name, { fields, encoders: fields.map((f) => encoderOf(f.type)) })
 

@@ -1,7 +1,8 @@
 import { createECDH, createHmac, pbkdf2Sync } from 'node:crypto'
 import { type Address, getAddress, type Hex, keccak256 } from 'viem'
-import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import type { PrivateKeyAccount } from 'viem/accounts'
 import { BaseError } from '../util/BaseError'
+import { nativeSigningAccount } from './nativeSign'
 
 /**
  * The mnemonic the devnet derives its keys from unless told otherwise: Anvil's (and Hardhat's)
@@ -109,8 +110,9 @@ export function deriveDevKeys(parameters: DeriveDevKeysParameters = {}): DevKeys
       privateKey,
       path: `m/44'/60'/${accountIndex}'/0/${addressIndex}`,
       // Built on first use: a viem account costs a (slow, pure JS) public key computation.
+      // Its sign({ hash }) is libsecp256k1's (nativeSign.ts): same bytes as viem's, ~10× faster.
       get account() {
-        account ??= privateKeyToAccount(privateKey)
+        account ??= nativeSigningAccount(privateKey)
         return account
       },
     }

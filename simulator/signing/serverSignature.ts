@@ -1,8 +1,9 @@
-import { type Address, type Hex, keccak256, recoverAddress, stringToHex } from 'viem'
+import { type Address, type Hex, recoverAddress } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { IntentOp } from '../../conformance/spec'
 import { createTypedDataHasher } from '../quoting/eip712'
 import { hashMandate } from '../quoting/typedData'
+import { keccak256Bytes } from '../util/keccak'
 
 /**
  * The server signature: an EIP-712 signature by the server key over the parts of an IntentOp
@@ -84,7 +85,7 @@ export function serverSignatureTypedData(intentOp: UnsignedIntentOp) {
         settlementLayer: element.mandate.qualifier.settlementContext.settlementLayer,
         fundingMethod: element.mandate.qualifier.settlementContext.fundingMethod,
       })),
-      signedMetadata: keccak256(stringToHex(canonicalJson(intentOp.signedMetadata))),
+      signedMetadata: keccak256Bytes(Buffer.from(canonicalJson(intentOp.signedMetadata), 'utf8')),
     },
   }
 }
