@@ -4,10 +4,12 @@ import { serializerCompiler } from 'fastify-type-provider-zod'
 import {
   type Address,
   concat,
+  createWalletClient,
   erc20Abi,
   type Hex,
   hashStruct,
   hashTypedData,
+  http,
   keccak256,
   maxUint256,
   parseUnits,
@@ -130,18 +132,76 @@ function toMandateArg(m: any) {
   }
 }
 
-test('round trips on the wire: one eth_call per chain per quote, also for concurrent quotes', async () => {
+test('round trips: one eth_call per chain per quote; concurrent quotes share them', async () => {
   const before = quoting.rpcRoundTrips()
   await quoting.routeAlps(request())
   expect(quoting.lastQuoteRpcRoundTrips()).toBe(devnet.chains.length)
   expect(quoting.rpcRoundTrips() - before).toBe(devnet.chains.length)
+  // Eight quotes for two accounts asked in the same turn of the event loop: one eth_call per chain
+  // reads both accounts.
   const concurrent = quoting.rpcRoundTrips()
-  await Promise.all(
+  const answers = await Promise.all(
     Array.from({ length: 8 }, (_, i) =>
       quoting.routeBlanc(request({ account: { address: account(i % 2).address, accountType: 'EOA' } })),
     ),
   )
-  expect(quoting.rpcRoundTrips() - concurrent).toBe(8 * devnet.chains.length)
+  expect(quoting.rpcRoundTrips() - concurrent).toBe(devnet.chains.length)
+  // Each account got its own holdings: the same routes as a lone quote for it.
+  const alone = await quoting.routeBlanc(
+    request({ account: { address: account(1).address, accountType: 'EOA' } }),
+  )
+  const costs = (r: typeof alone) => r.routes.map((route) => JSON.stringify(route.cost))
+  expect(costs(answers[1] as typeof alone)).toEqual(costs(alone))
+})
+
+test('a coalesced read never serves a quote asked after it was sent: a transfer mined in between is seen', async () => {
+  const holder = account(3)
+  const usdc8453 = USDC(8453)
+  const chain = devnet.chain(8453)
+  const wallet = createWalletClient({
+    account: holder.account,
+    chain: chain.chain,
+    transport: http(chain.rpcUrl),
+  })
+  const lockedIn = (r: Awaited<ReturnType<typeof quoting.routeAlps>>) =>
+    r.intentCost.hasFulfilledAll ? 'funded' : 'short'
+  const want = (amount: bigint) =>
+    request({
+      tokenRequests: [{ tokenAddress: usdc8453, amount: amount.toString() }],
+      account: { address: holder.address, accountType: 'EOA' },
+      accountAccessList: { chainIds: [8453] },
+    })
+  const balance = () =>
+    chain.publicClient.readContract({
+      address: usdc8453,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [holder.address],
+    })
+  // Only the wallet counts for this check: let Permit2 take all of it (the Compact lock stays).
+  await wallet.writeContract({
+    address: usdc8453,
+    abi: erc20Abi,
+    functionName: 'approve',
+    args: [addresses.permit2, maxUint256],
+  })
+  const held = await balance()
+  expect(lockedIn(await quoting.routeAlps(want(held / 2n)))).toBe('funded')
+  // A first quote, whose reads are handed to the transport; while they are in flight the holder
+  // sends all its USDC away, then a second quote is asked: it must not reuse the first one's reads.
+  const sent = quoting.rpcRoundTrips()
+  const first = quoting.routeAlps(want(held / 2n))
+  while (quoting.rpcRoundTrips() === sent) await new Promise((resolve) => setImmediate(resolve))
+  await wallet.writeContract({
+    address: usdc8453,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [account(2).address, held],
+  })
+  const second = await quoting.routeAlps(want(held / 2n))
+  await first // funded or short: it may see the transfer or not, as it was asked before it
+  expect(lockedIn(second)).toBe('short')
+  expect(quoting.rpcRoundTrips() - sent).toBe(2 * devnet.chains.length)
 })
 
 describe('blanc routes', () => {

@@ -37,14 +37,25 @@ export type BalanceChain = {
   chainId: number
   tokens: readonly TokenInfo[]
   client: PublicClient<Transport, Chain>
-  /** Encoded `aggregate3` calldata by account (bounded): the same account is quoted again and again. */
+  /** `aggregate3` calls by account (bounded): the same account is quoted again and again. */
+  calls: Map<Address, readonly Call3[]>
+  /** Encoded `aggregate3` calldata of a lone account (bounded), the common case. */
   calldata: Map<Address, Hex>
+  /** Reads asked for since the last one was sent: they go out together (see {@link readBalances}). */
+  pending?: Map<Address, PendingRead> | undefined
+}
+
+type Call3 = { target: Address; allowFailure: boolean; callData: Hex }
+type PendingRead = {
+  promise: Promise<ChainHoldings>
+  resolve: (holdings: ChainHoldings) => void
+  reject: (error: unknown) => void
 }
 
 /** Counts JSON-RPC round trips (HTTP requests) made by the quoting clients. */
 export type RpcCounter = { readonly count: number; reset(): void }
 
-/** Round trips of one quote: {@link readBalances} adds one per `eth_call` it sends. */
+/** Round trips of one quote: {@link readBalances} adds one per chain read it waits on. */
 export type RoundTripScope = { count: number }
 
 /**
@@ -74,29 +85,38 @@ export function createBalanceChains(
       chainId,
       tokens,
       client: createPublicClient({ chain, transport: keepAliveTransport(rpcUrl, { onRoundTrip }) }),
+      calls: new Map(),
       calldata: new Map(),
     })),
   }
 }
 
-/** Most accounts whose calldata a chain keeps. */
+/** Most accounts whose calls and calldata a chain keeps. */
 const CALLDATA_CACHE_SIZE = 1024
+/** Most accounts one coalesced `eth_call` reads (more wait for the next one, sent at once). */
+const MAX_ACCOUNTS_PER_READ = 64
+
+const remember = <V>(cache: Map<Address, V>, account: Address, value: V): V => {
+  if (cache.size >= CALLDATA_CACHE_SIZE) cache.clear()
+  cache.set(account, value)
+  return value
+}
 
 /**
- * The `aggregate3` calldata of a chain for an account: the chain's base fee (`getBasefee`), then
- * per token its `balanceOf(account)`, `allowance(account, Permit2)` and the Compact lock balance
+ * The calls that read an account on a chain: the chain's base fee (`getBasefee`), then per token
+ * its `balanceOf(account)`, `allowance(account, Permit2)` and the Compact lock balance
  * `balanceOf(account, lockId)`, every call allowed to fail.
  */
-function aggregateCalldata(chain: BalanceChain, account: Address, lockIds: readonly bigint[]): Hex {
-  const cached = chain.calldata.get(account)
+function accountCalls(chain: BalanceChain, account: Address): readonly Call3[] {
+  const cached = chain.calls.get(account)
   if (cached) return cached
-  const calls = [
+  return remember(chain.calls, account, [
     {
       target: addresses.multicall3,
       allowFailure: true,
       callData: encodeFunctionData({ abi: artifacts.Multicall3.abi, functionName: 'getBasefee' }),
     },
-    ...chain.tokens.flatMap((token, i) => [
+    ...chain.tokens.flatMap((token) => [
       {
         target: token.address,
         allowFailure: true,
@@ -117,19 +137,24 @@ function aggregateCalldata(chain: BalanceChain, account: Address, lockIds: reado
         callData: encodeFunctionData({
           abi: artifacts.TheCompact.abi,
           functionName: 'balanceOf',
-          args: [account, lockIds[i] as bigint],
+          args: [account, lockIdOf(token.address)],
         }),
       },
     ]),
-  ]
+  ])
+}
+
+/** The `aggregate3` calldata reading `accounts` (their calls one after another). */
+function aggregateCalldata(chain: BalanceChain, accounts: readonly Address[]): Hex {
+  const lone = accounts.length === 1 ? (accounts[0] as Address) : undefined
+  const cached = lone && chain.calldata.get(lone)
+  if (cached) return cached
   const data = encodeFunctionData({
     abi: artifacts.Multicall3.abi,
     functionName: 'aggregate3',
-    args: [calls],
+    args: [accounts.flatMap((account) => accountCalls(chain, account))],
   })
-  if (chain.calldata.size >= CALLDATA_CACHE_SIZE) chain.calldata.clear()
-  chain.calldata.set(account, data)
-  return data
+  return lone ? remember(chain.calldata, lone, data) : data
 }
 
 const lockIdsByToken = new Map<Address, bigint>()
@@ -144,51 +169,101 @@ const lockIdOf = (token: Address): bigint => {
 
 const UINT256 = [{ type: 'uint256' }] as const
 
+/** Sends one `aggregate3` `eth_call` for every read pending on `chain`, and settles each of them. */
+async function sendPending(chain: BalanceChain): Promise<void> {
+  const pending = chain.pending
+  chain.pending = undefined
+  if (!pending) return
+  const entries = [...pending]
+  for (let start = 0; start < entries.length; start += MAX_ACCOUNTS_PER_READ) {
+    const group = entries.slice(start, start + MAX_ACCOUNTS_PER_READ)
+    const accounts = group.map(([account]) => account)
+    chain.client
+      .call({ to: addresses.multicall3, data: aggregateCalldata(chain, accounts) })
+      .then(({ data }) => {
+        const results = decodeFunctionResult({
+          abi: artifacts.Multicall3.abi,
+          functionName: 'aggregate3',
+          data: data ?? '0x',
+        })
+        const perAccount = 1 + 3 * chain.tokens.length
+        for (let a = 0; a < group.length; a++)
+          group[a]?.[1].resolve(holdingsOf(chain, results, a * perAccount))
+      })
+      .catch((error: unknown) => {
+        for (const [, read] of group) read.reject(error)
+      })
+  }
+}
+
+/** An account's holdings from the `aggregate3` results that start at `offset`. */
+function holdingsOf(
+  chain: BalanceChain,
+  results: readonly { success: boolean; returnData: Hex }[],
+  offset: number,
+): ChainHoldings {
+  const value = (i: number): bigint => {
+    const r = results[offset + i]
+    if (!r?.success || r.returnData === '0x') return 0n
+    try {
+      return decodeAbiParameters(UINT256, r.returnData)[0]
+    } catch {
+      return 0n
+    }
+  }
+  return {
+    chainId: chain.chainId,
+    baseFee: value(0),
+    tokens: chain.tokens.map((token, i) => ({
+      token,
+      wallet: value(1 + 3 * i),
+      permit2Allowance: value(2 + 3 * i),
+      lockId: lockIdOf(token.address),
+      locked: value(3 + 3 * i),
+    })),
+  }
+}
+
+/** Asks for `account`'s holdings on `chain` in the next read sent to it. */
+function readChain(chain: BalanceChain, account: Address): Promise<ChainHoldings> {
+  let pending = chain.pending
+  if (!pending) {
+    pending = new Map()
+    chain.pending = pending
+    setImmediate(() => void sendPending(chain))
+  }
+  let read = pending.get(account)
+  if (!read) {
+    let resolve!: PendingRead['resolve']
+    let reject!: PendingRead['reject']
+    const promise = new Promise<ChainHoldings>((res, rej) => {
+      resolve = res
+      reject = rej
+    })
+    read = { promise, resolve, reject }
+    pending.set(account, read)
+  }
+  return read.promise
+}
+
 /**
  * Reads, on every chain in parallel and in ONE Multicall3 `aggregate3` `eth_call` per chain: each
  * token's wallet balance, its allowance to Permit2, the account's Compact lock balance (ERC-6909
  * `balanceOf(account, lockId)` for the allocator's lock tag), and the chain's base fee. A call
- * that fails (or returns no data) reads as 0. `scope.count` grows by one per `eth_call`.
+ * that fails (or returns no data) reads as 0. `scope.count` grows by one per chain read.
+ *
+ * Reads asked for while the event loop handles one batch of I/O are coalesced: they leave together,
+ * on the next turn of the loop (`setImmediate`), as one `eth_call` per chain over every account
+ * asked for (the same account once). A read is never shared with a quote that asked after it was
+ * sent, so every quote sees the chain as it was when the quote arrived or later, never earlier:
+ * a transaction mined before a quote request is always in its balances. Under load, concurrent
+ * quotes thus cost fewer round trips on the wire than one per chain each.
  */
 export async function readBalances(
   chains: readonly BalanceChain[],
   account: Address,
   scope?: RoundTripScope,
 ): Promise<ChainHoldings[]> {
-  return Promise.all(
-    chains.map(async (chain) => {
-      const { chainId, tokens, client } = chain
-      const lockIds = tokens.map((token) => lockIdOf(token.address))
-      if (scope) scope.count++
-      const { data } = await client.call({
-        to: addresses.multicall3,
-        data: aggregateCalldata(chain, account, lockIds),
-      })
-      const results = decodeFunctionResult({
-        abi: artifacts.Multicall3.abi,
-        functionName: 'aggregate3',
-        data: data ?? '0x',
-      })
-      const value = (i: number): bigint => {
-        const r = results[i]
-        if (!r?.success || r.returnData === '0x') return 0n
-        try {
-          return decodeAbiParameters(UINT256, r.returnData)[0]
-        } catch {
-          return 0n
-        }
-      }
-      return {
-        chainId,
-        baseFee: value(0),
-        tokens: tokens.map((token, i) => ({
-          token,
-          wallet: value(1 + 3 * i),
-          permit2Allowance: value(2 + 3 * i),
-          lockId: lockIds[i] as bigint,
-          locked: value(3 + 3 * i),
-        })),
-      }
-    }),
-  )
+  if (scope) scope.count += chains.length
+  return Promise.all(chains.map((chain) => readChain(chain, account)))
 }
