@@ -1,12 +1,17 @@
 /**
  * Bench: POST /intents/route (alps and blanc) under load on loopback, beside a bare Fastify route
  * and a bare Multicall3 balance read (one eth_call) to one Anvil, in the same run; and the RPC
- * round trips per quote.
+ * round trips per quote. Quotes are asked for one account, and in turn for 8 accounts.
+ *
+ * The load generator (autocannon) runs in a child process, so it does not share the servers'
+ * event loop; the servers (bare route, service, its quoting) share this process's main thread.
  *
  *   npx tsx scripts/bench/quoting.ts [--duration 5]
  */
+import { spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
 import { loadavg } from 'node:os'
-import autocannon from 'autocannon'
+import type autocannon from 'autocannon'
 import Fastify from 'fastify'
 import { encodeFunctionData, erc20Abi, parseUnits } from 'viem'
 import { addresses, tokensByChain } from '../../contracts/addresses'
@@ -16,7 +21,7 @@ import { buildApp } from '../../simulator/http/app'
 import { createQuotingService } from '../../simulator/quoting/quotingService'
 
 const duration = Number(process.argv[process.argv.indexOf('--duration') + 1] || 5) || 5
-const devnet = await startDevnet({ chainIds: [1, 8453], accountCount: 2 })
+const devnet = await startDevnet({ chainIds: [1, 8453], accountCount: 8 })
 const quoting = createQuotingService({
   chains: devnet.chains,
   server: devnet.keys.server.account,
@@ -43,11 +48,42 @@ const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' })
 
 const account = devnet.keys.accounts[0]?.address as `0x${string}`
 const usdc = tokensByChain[8453]?.find((t) => t.symbol === 'USDC')?.address as `0x${string}`
-const body = JSON.stringify({
-  destinationChainId: 8453,
-  tokenRequests: [{ tokenAddress: usdc, amount: parseUnits('100', 6).toString() }],
-  account: { address: account, accountType: 'EOA' },
-})
+const bodyFor = (address: string) =>
+  JSON.stringify({
+    destinationChainId: 8453,
+    tokenRequests: [{ tokenAddress: usdc, amount: parseUnits('100', 6).toString() }],
+    account: { address, accountType: 'EOA' },
+  })
+const body = bodyFor(account)
+const bodies = devnet.keys.accounts.map((a) => bodyFor(a.address))
+
+/** autocannon in a child process (in a worker thread it answers raw histograms); `bodies`, when given, are sent in turn. */
+const LOAD_CHILD = `
+const { autocannon: path, options } = JSON.parse(process.env.BENCH_LOAD)
+const autocannon = require(path)
+const { bodies, ...rest } = options
+let next = 0
+const requests = bodies ? [{ setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] }) }] : undefined
+autocannon({ ...rest, ...(requests ? { requests } : {}) }).then((result) => process.stdout.write(JSON.stringify(result)))`
+const autocannonPath = createRequire(import.meta.url).resolve('autocannon')
+function load(options: autocannon.Options & { bodies?: string[] | undefined }): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', LOAD_CHILD], {
+      env: { ...process.env, BENCH_LOAD: JSON.stringify({ autocannon: autocannonPath, options }) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk
+    })
+    child.once('error', reject)
+    child.once('exit', (code) => {
+      if (code === 0) resolve(JSON.parse(out) as autocannon.Result)
+      else reject(new Error(`autocannon exited with ${code}`))
+    })
+  })
+}
+
 const multicallData = encodeFunctionData({
   abi: artifacts.Multicall3.abi,
   functionName: 'aggregate3',
@@ -96,6 +132,20 @@ const targets = [
     headers: { 'content-type': 'application/json', 'x-api-key': 'bench', 'x-api-version': '2026-04.blanc' },
     body,
   },
+  {
+    name: 'POST /intents/route alps, 8 accounts',
+    url: `${base}/intents/route`,
+    headers: { 'content-type': 'application/json', 'x-api-key': 'bench', 'x-api-version': '2026-01.alps' },
+    body,
+    bodies,
+  },
+  {
+    name: 'POST /intents/route blanc, 8 accounts',
+    url: `${base}/intents/route`,
+    headers: { 'content-type': 'application/json', 'x-api-key': 'bench', 'x-api-version': '2026-04.blanc' },
+    body,
+    bodies,
+  },
 ]
 const rows: string[] = []
 const wire: string[] = []
@@ -103,19 +153,24 @@ const loads: number[] = []
 for (const target of targets)
   for (const connections of [1, 32]) {
     loads.push(loadavg()[0] ?? 0)
-    const tripsBefore = quoting.rpcRoundTrips()
-    const quotesBefore = quotesAnswered
-    const result = await autocannon({
+    const options = {
       url: target.url,
-      method: 'POST',
+      method: 'POST' as const,
       headers: target.headers,
       body: target.body,
+      bodies: 'bodies' in target ? target.bodies : undefined,
       connections,
-      duration,
-    })
+    }
+    await load({ ...options, duration: 1 }) // warm-up (JIT, sockets), not counted
+    const tripsBefore = quoting.rpcRoundTrips()
+    const quotesBefore = quotesAnswered
+    const eluBefore = performance.eventLoopUtilization()
+    const result = await load({ ...options, duration })
+    // Time this thread (bare route, service, quoting) was busy, per answered request.
+    const busy = performance.eventLoopUtilization(eluBefore).active / Math.max(1, result.requests.total)
     const errors = result.errors + result.non2xx
     rows.push(
-      `| ${target.name} | ${connections} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${errors} |`,
+      `| ${target.name} | ${connections} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${target.url.startsWith(devnet.chain(8453).rpcUrl) ? '–' : busy.toFixed(3)} | ${errors} |`,
     )
     // Every JSON-RPC request the quoting clients sent for the run's quotes, over those quotes
     // (after the quotes still in flight when autocannon stopped are done).
@@ -129,8 +184,8 @@ for (const target of targets)
 console.log(
   `Quoting bench (${new Date().toISOString().slice(0, 10)}, 2 chains, ${duration} s per row, loopback, shared 2-core box; load average at each row start: ${loads.map((l) => l.toFixed(1)).join(', ')})\n`,
 )
-console.log('| target | connections | req/s | p50 ms | p99 ms | errors |')
-console.log('|---|---|---|---|---|---|')
+console.log('| target | connections | req/s | p50 ms | p99 ms | server thread busy, ms/request | errors |')
+console.log('|---|---|---|---|---|---|---|')
 for (const row of rows) console.log(row)
 console.log(
   `\nRPC round trips per quote: alps ${alpsTrips}, blanc ${blancTrips} (2 chains: one Multicall3 eth_call per chain).`,
