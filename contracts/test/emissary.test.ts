@@ -44,9 +44,12 @@ const usdc = '0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85' as const
 /** The sponsor: a contract wallet whose ERC-1271 accepts only its owner's ECDSA. */
 const sponsor = '0x000000000000000000000000000000000E1551e5' as const
 // Errors of every contract a call may pass through, so viem names them.
-const errors = [...TheCompact.abi, ...IntentEmissary.abi, ...Allocator.abi].filter((i) => i.type === 'error')
-const walletAbi = [...TestERC1271Wallet.abi, ...errors]
-const compactAbi = [...TheCompact.abi, ...errors.filter((i) => !TheCompact.abi.includes(i))]
+const walletAbi = [
+  ...TestERC1271Wallet.abi,
+  ...TheCompact.abi.filter((i) => i.type === 'error'),
+  ...IntentEmissary.abi.filter((i) => i.type === 'error'),
+]
+const compactAbi = [...TheCompact.abi, ...Allocator.abi.filter((i) => i.type === 'error')]
 const emissaryAbi = IntentEmissary.abi
 
 const allocatorKey = anvilAccounts[3]!
