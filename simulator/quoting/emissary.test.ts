@@ -14,7 +14,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { EmissaryConfig, type IntentOp } from '../../conformance/spec'
+import { AlpsRouteResponse, EmissaryConfig, type IntentOp } from '../../conformance/spec'
 import { addresses, tokensByChain } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
@@ -167,11 +167,16 @@ test('EOA quotes carry no emissaryConfig', async () => {
 })
 
 test('a smart account enables the quoted emissaryConfig, assigns it, and a claim verifies through it', async () => {
-  const { intentOp } = await quoting.routeAlps({
+  const response = await quoting.routeAlps({
     destinationChainId: chainId,
     tokenRequests: [{ tokenAddress: usdc, amount: parseUnits('100', 6).toString() }],
     account: { address: smart.address, accountType: 'ERC7579' },
   })
+  const { intentOp } = response
+  // The response schema keeps the devnet's extra emissaryEnable fields.
+  expect(AlpsRouteResponse.parse(JSON.parse(JSON.stringify(response)))).toEqual(
+    JSON.parse(JSON.stringify(response)),
+  )
   expect(await verifyServerSignature(intentOp, devnet.keys.server.address)).toBe(true)
   const account = intentOp.signedMetadata.account as { accountContext: object; emissaryConfig?: unknown }
   expect(account.accountContext).toMatchObject({ fundingMethod: 'COMPACT', isSmartAccount: true })
