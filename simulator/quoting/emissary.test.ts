@@ -3,9 +3,11 @@ import {
   concat,
   encodeFunctionData,
   encodePacked,
+  erc20Abi,
   type Hex,
   hashStruct,
   keccak256,
+  maxUint256,
   parseEther,
   parseEventLogs,
   parseUnits,
@@ -242,4 +244,39 @@ test('a smart account enables the quoted emissaryConfig, assigns it, and a claim
   )
   const claims = parseEventLogs({ abi: artifacts.TheCompact.abi, logs: receipt.logs, eventName: 'Claim' })
   expect(claims.map((c) => c.args.sponsor)).toEqual([smart.address])
+})
+
+test('blanc: the COMPACT route of a smart account carries emissaryConfig, its PERMIT2 route does not', async () => {
+  const funder = devnet.keys.accounts[0]?.account as NonNullable<
+    (typeof devnet.keys.accounts)[number]
+  >['account']
+  await mined(
+    chain().relayerClient.writeContract({
+      account: funder,
+      address: usdc,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [smart.address, parseUnits('200', 6)],
+    }),
+  )
+  await asAccount(
+    usdc,
+    encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [addresses.permit2, maxUint256] }),
+  )
+  const { routes } = await quoting.routeBlanc({
+    destinationChainId: chainId,
+    tokenRequests: [{ tokenAddress: usdc, amount: parseUnits('50', 6).toString() }],
+    account: { address: smart.address, accountType: 'ERC7579' },
+  })
+  const byMethod = Object.fromEntries(
+    routes.map((r) => {
+      const stored = quoting.quotes.get(r.intentId)?.quote
+      return [stored?.fundingMethod, stored?.intentOp.signedMetadata.account as Record<string, unknown>]
+    }),
+  )
+  expect(Object.keys(byMethod).sort()).toEqual(['COMPACT', 'PERMIT2'])
+  expect(EmissaryConfig.parse(byMethod.COMPACT?.emissaryConfig)).toMatchObject({
+    emissaryAddress: addresses.emissary,
+  })
+  expect(byMethod.PERMIT2).not.toHaveProperty('emissaryConfig')
 })
