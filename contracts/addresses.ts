@@ -24,6 +24,8 @@ export const addresses = {
   arbiter: '0x00000000000000000000000000000000a4b17E40',
   /** Our destination-chain filler/settler: delivers tokenOut and runs destination ops. */
   filler: '0x00000000000000000000000000000000F111E400',
+  /** Our Compact emissary (IntentEmissary): verifies a sponsor's claim signature through the validator its config names (docs/emissary.md). */
+  emissary: '0x00000000000000000000000000000000E1155A27',
 } as const satisfies Record<string, Address>
 
 /** A token as the devnet places it: the chain's real address, symbol and decimals. */

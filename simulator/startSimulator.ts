@@ -96,6 +96,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
     const quoting = createQuotingService({
       chains: devnet.chains,
       server: devnet.keys.server.account,
+      allocatorSigner: devnet.keys.allocator.account,
       clock: devnet,
       ttlSeconds: quoteTtlSeconds,
       prices,

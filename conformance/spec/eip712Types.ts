@@ -137,3 +137,29 @@ export const BATCH_COMPACT_TYPES = {
   ],
   Lock: LOCK_TYPE,
 } as const
+
+/**
+ * `EIP712Domain` with name, version and verifyingContract but no chainId: the IntentEmissary's
+ * domain (one enable signature is valid on every chain; docs/emissary.md).
+ */
+export const EIP712_DOMAIN_TYPES_NO_CHAIN_ID = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'verifyingContract', type: 'address' },
+] as const
+
+/**
+ * `EmissaryEnable`: what the allocator (`emissaryEnable.allocatorSig`) and the account
+ * (`emissaryEnable.userSig`) both sign to enable an `emissaryConfig` on the IntentEmissary
+ * (domain `{name 'IntentEmissary', version '1', verifyingContract}`, no chainId).
+ */
+export const EMISSARY_ENABLE_TYPES = {
+  EmissaryEnable: [
+    { name: 'account', type: 'address' },
+    { name: 'lockTag', type: 'bytes12' },
+    { name: 'validator', type: 'address' },
+    { name: 'allocator', type: 'address' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'expires', type: 'uint256' },
+  ],
+} as const

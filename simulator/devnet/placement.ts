@@ -153,6 +153,8 @@ export function placementTable(chainId: number): Placement[] {
       ],
     },
     { name: 'filler', address: addresses.filler, artifact: 'IntentFiller', kind: 'contract' },
+    // Stateless until an account enables a config; reads the Compact's lock details at call time.
+    { name: 'emissary', address: addresses.emissary, artifact: 'IntentEmissary', kind: 'contract' },
   ]
 }
 

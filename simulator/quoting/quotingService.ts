@@ -8,6 +8,7 @@ import { ApiError } from '../http/errorCodes'
 import { trustResponse } from '../http/trustedResponse'
 import { createQuoteStore, type QuoteStore } from '../intents/quoteStore'
 import type { Clock } from '../services'
+import { createEmissaryConfigs } from '../signing/emissary'
 import { buildIntentOp, type ExecutionInput } from './buildIntentOp'
 import {
   estimateGas,
@@ -21,6 +22,7 @@ import {
 import { type FundingPlan, type PlanRequest, partialPlan, planFunding, shortfall } from './planFunding'
 import { createPriceTable, microUsd, type PriceTable, usdNumber } from './prices'
 import { type ChainHoldings, createBalanceChains, type RoundTripScope, readBalances } from './readBalances'
+import { lockTagOfId } from './typedData'
 import {
   ACCOUNT_TYPES,
   type AccountType,
@@ -44,6 +46,8 @@ export type CreateQuotingServiceParameters = {
   tokens?: Record<number, readonly TokenInfo[]> | undefined
   /** Injected faults (`quotes.no-404-after-expiry`, `quotes.malformed-field`). */
   faults?: Pick<Faults, 'has'> | undefined
+  /** The allocator's signer (devnet.keys.allocator.account): signs `account.emissaryConfig`; without it quotes omit emissaryConfig. */
+  allocatorSigner?: PrivateKeyAccount | undefined
 }
 
 /** One quoted route before it is stored. */
@@ -73,6 +77,9 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
     parameters.chains.map((c) => ({ ...c, tokens: tokens[c.chainId] ?? [] })),
   )
   let lastCount = 0
+  const emissaryConfigs = parameters.allocatorSigner
+    ? createEmissaryConfigs({ allocatorSigner: parameters.allocatorSigner })
+    : undefined
 
   async function quote(
     request: RouteRequest,
@@ -217,6 +224,12 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
           protocol: usdNumber(sponsoredMicro(['bridgeFee', 'swapFee'])),
         }
         const symbols = new Set(['ETH', ...requests.map((r) => r.symbol)])
+        // Only a smart account's Compact locks need an emissary (docs/emissary.md); cached, no RPC.
+        const lockId = plan.allocations[0]?.sources[0]?.lockId
+        const emissaryConfig =
+          emissaryConfigs && account.isSmartAccount && plan.method === 'COMPACT' && lockId !== undefined
+            ? await emissaryConfigs.configFor({ account: account.address, lockTag: lockTagOfId(lockId), now })
+            : undefined
         const signedMetadata = {
           tokenPrices: Object.fromEntries([...symbols].map((s) => [s, price(s)])),
           gasPrices: Object.fromEntries(
@@ -232,6 +245,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
               fundingMethod: plan.method,
               using7579: account.isSmartAccount,
             },
+            ...(emissaryConfig ? { emissaryConfig } : {}),
           },
           schemeId: 'v1',
           ...(request.recipient

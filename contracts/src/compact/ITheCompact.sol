@@ -39,6 +39,14 @@ interface ITheCompact {
     function forcedWithdrawal(uint256 id, address recipient, uint256 amount) external returns (bool);
     function consume(uint256[] calldata nonces) external returns (bool);
 
+    /// @notice Emissaries (see IEmissary): msg.sender is the sponsor; status 0 Disabled, 1 Enabled, 2 Scheduled.
+    function scheduleEmissaryAssignment(bytes12 lockTag) external returns (uint256 assignableAt);
+    function assignEmissary(bytes12 lockTag, address emissary) external returns (bool);
+    function getEmissaryStatus(address sponsor, bytes12 lockTag)
+        external
+        view
+        returns (uint8 status, uint256 assignableAt, address currentEmissary);
+
     function getLockDetails(uint256 id)
         external
         view

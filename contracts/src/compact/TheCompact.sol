@@ -20,6 +20,7 @@ import {
     MultichainClaim
 } from "./CompactTypes.sol";
 import {IAllocator} from "./IAllocator.sol";
+import {IEmissary} from "./IEmissary.sol";
 
 /// @dev v1's claim event (its name is also v1's `Claim` struct, imported here as ClaimPayload).
 interface ITheCompactEvents {
@@ -57,8 +58,16 @@ interface ITheCompactEvents {
 ///   is inserted AFTER additionalChains[chainIndex], i.e. it sits at elements[chainIndex + 1]. The
 ///   signature domain uses notarizedChainId (the chain id of elements[0]) instead of block.chainid.
 ///
+/// Sponsor authorization of a claim: a registration, else the sponsor's signature over the digest
+/// (ECDSA, then ERC-1271; under this domain, then under the legacy domain), else the sponsor's
+/// emissary for the claim's lock tag (`IEmissary.verifyClaim` returning its selector). Every lock of
+/// a batch claim must have that same emissary. A sponsor assigns an emissary per lock tag with
+/// `assignEmissary`: the first assignment is immediate; replacing or removing one needs
+/// `scheduleEmissaryAssignment` and the lock tag's reset period to pass (so an allocator can rely on
+/// an emissary for as long as it could rely on the lock).
+///
 /// Deviations from v1 (devnet): no constructor or immutables (the domain separator is computed at
-/// call time); no Permit2 deposits, no emissaries, no qualification or batch registrations;
+/// call time); no Permit2 deposits, no qualification or batch registrations;
 /// `__registerAllocator` of an already registered allocator returns its id instead of reverting;
 /// a multichain claim requires Multichain-scoped locks; every id of a batch shares one allocator.
 contract TheCompact is ReentrancyGuard {
@@ -89,6 +98,11 @@ contract TheCompact is ReentrancyGuard {
     bytes4 internal constant ATTEST_SELECTOR = 0x1a808f91;
     bytes4 internal constant AUTHORIZE_CLAIM_SELECTOR = 0x7bb023f7;
 
+    /// @dev getEmissaryStatus's statuses (v1's EmissaryStatus enum).
+    uint8 internal constant EMISSARY_DISABLED = 0;
+    uint8 internal constant EMISSARY_ENABLED = 1;
+    uint8 internal constant EMISSARY_SCHEDULED = 2;
+
     // ---------------------------------------------------------------- state
     mapping(address owner => mapping(uint256 id => uint256)) public balanceOf;
     mapping(address owner => mapping(address spender => mapping(uint256 id => uint256))) public allowance;
@@ -99,6 +113,8 @@ contract TheCompact is ReentrancyGuard {
     mapping(address allocator => mapping(uint256 nonce => bool)) internal _consumedNonces;
     mapping(address sponsor => mapping(bytes32 claimHash => mapping(bytes32 typehash => bool))) internal _registered;
     mapping(address account => mapping(uint256 id => uint256 withdrawableAt)) internal _forcedWithdrawals;
+    mapping(address sponsor => mapping(bytes12 lockTag => address)) internal _emissaries;
+    mapping(address sponsor => mapping(bytes12 lockTag => uint256 assignableAt)) internal _emissaryAssignableAt;
 
     // ---------------------------------------------------------------- events and errors
     event Transfer(address by, address indexed from, address indexed to, uint256 indexed id, uint256 amount);
@@ -111,7 +127,11 @@ contract TheCompact is ReentrancyGuard {
         address indexed account, uint256 indexed id, bool activating, uint256 withdrawableAt
     );
 
+    event EmissaryAssigned(address indexed sponsor, bytes12 indexed lockTag, address indexed emissary);
+    event EmissaryAssignmentScheduled(address indexed sponsor, bytes12 indexed lockTag, uint256 assignableAt);
+
     error InvalidToken(address token);
+    error EmissaryAssignmentUnavailable(uint256 assignableAt);
     error InvalidLockTag(bytes12 lockTag);
     error UnregisteredAllocator(uint96 allocatorId);
     error InvalidAllocatorRegistration(address allocator);
@@ -230,6 +250,47 @@ contract TheCompact is ReentrancyGuard {
     function register(bytes32 claimHash, bytes32 typehash) external returns (bool) {
         _registered[msg.sender][claimHash][typehash] = true;
         emit CompactRegistered(msg.sender, claimHash, typehash);
+        return true;
+    }
+
+    // ================================================================ emissaries
+
+    /// @notice The sponsor's emissary for `lockTag`: status 0 Disabled (none), 1 Enabled (one is
+    /// assigned, no change scheduled), 2 Scheduled (a change may be made from `assignableAt`).
+    function getEmissaryStatus(address sponsor, bytes12 lockTag)
+        external
+        view
+        returns (uint8 status, uint256 assignableAt, address currentEmissary)
+    {
+        currentEmissary = _emissaries[sponsor][lockTag];
+        assignableAt = _emissaryAssignableAt[sponsor][lockTag];
+        if (assignableAt != 0) status = EMISSARY_SCHEDULED;
+        else if (currentEmissary != address(0)) status = EMISSARY_ENABLED;
+        else status = EMISSARY_DISABLED;
+    }
+
+    /// @notice Starts the wait before the caller may replace or remove its emissary for `lockTag`:
+    /// the lock tag's reset period from now.
+    function scheduleEmissaryAssignment(bytes12 lockTag) external returns (uint256 assignableAt) {
+        _allocatorOf(uint256(bytes32(lockTag))); // a lock tag of a registered allocator
+        assignableAt = block.timestamp + _resetPeriodSeconds(uint8((uint96(lockTag) >> 92) & 7));
+        _emissaryAssignableAt[msg.sender][lockTag] = assignableAt;
+        emit EmissaryAssignmentScheduled(msg.sender, lockTag, assignableAt);
+    }
+
+    /// @notice Assigns (or, with the zero address, removes) the caller's emissary for `lockTag`.
+    /// Immediate when none is assigned; otherwise only once a scheduled assignment is due.
+    function assignEmissary(bytes12 lockTag, address emissary) external returns (bool) {
+        _allocatorOf(uint256(bytes32(lockTag)));
+        if (_emissaries[msg.sender][lockTag] != address(0)) {
+            uint256 assignableAt = _emissaryAssignableAt[msg.sender][lockTag];
+            if (assignableAt == 0 || block.timestamp < assignableAt) {
+                revert EmissaryAssignmentUnavailable(assignableAt);
+            }
+        }
+        _emissaries[msg.sender][lockTag] = emissary;
+        delete _emissaryAssignableAt[msg.sender][lockTag];
+        emit EmissaryAssigned(msg.sender, lockTag, emissary);
         return true;
     }
 
@@ -497,7 +558,10 @@ contract TheCompact is ReentrancyGuard {
                 // Devnet compatibility: the public SDK 1.x signs compacts for the older Compact
                 // address; accept the same claim signed under that domain (see contracts/README.md).
                 bytes32 legacy = EIP712.digest(_legacyDomainSeparator(ctx.domainChainId), ctx.claimHash);
-                if (!_isValidSignature(ctx.sponsor, legacy, sponsorSignature)) revert InvalidSignature();
+                if (
+                    !_isValidSignature(ctx.sponsor, legacy, sponsorSignature)
+                        && !_isVerifiedByEmissary(ctx, idsAndAmounts, digest, legacy, sponsorSignature)
+                ) revert InvalidSignature();
             }
         }
         _authorize(allocator, ctx.claimHash, ctx.sponsor, ctx.nonce, ctx.expires, idsAndAmounts, allocatorData);
@@ -519,6 +583,41 @@ contract TheCompact is ReentrancyGuard {
             claimHash, msg.sender, sponsor, nonce, expires, idsAndAmounts, allocatorData
         );
         if (result != AUTHORIZE_CLAIM_SELECTOR) revert InvalidAllocation(allocator);
+    }
+
+    /// @dev The sponsor's emissary of the claim's locks vouches for the signature over `digest` (or,
+    /// as for direct signatures, the legacy-domain digest). Every lock must have the same emissary;
+    /// it is asked about the first lock's tag. A reverting or silent emissary means no.
+    function _isVerifiedByEmissary(
+        ClaimContext memory ctx,
+        uint256[2][] memory idsAndAmounts,
+        bytes32 digest,
+        bytes32 legacy,
+        bytes calldata signature
+    ) internal view returns (bool) {
+        bytes12 lockTag = bytes12(bytes32(idsAndAmounts[0][0]));
+        address emissary = _emissaries[ctx.sponsor][lockTag];
+        if (emissary == address(0)) return false;
+        for (uint256 i = 1; i < idsAndAmounts.length; ++i) {
+            if (_emissaries[ctx.sponsor][bytes12(bytes32(idsAndAmounts[i][0]))] != emissary) return false;
+        }
+        return _askEmissary(emissary, ctx.sponsor, digest, ctx.claimHash, signature, lockTag)
+            || _askEmissary(emissary, ctx.sponsor, legacy, ctx.claimHash, signature, lockTag);
+    }
+
+    function _askEmissary(
+        address emissary,
+        address sponsor,
+        bytes32 digest,
+        bytes32 claimHash,
+        bytes calldata signature,
+        bytes12 lockTag
+    ) internal view returns (bool) {
+        if (emissary.code.length == 0) return false;
+        (bool ok, bytes memory out) = emissary.staticcall(
+            abi.encodeCall(IEmissary.verifyClaim, (sponsor, digest, claimHash, signature, lockTag))
+        );
+        return ok && out.length >= 32 && bytes4(abi.decode(out, (bytes32))) == IEmissary.verifyClaim.selector;
     }
 
     /// @dev ECDSA first (covers EOAs and EIP-7702 accounts), then ERC-1271 when the sponsor has code.
