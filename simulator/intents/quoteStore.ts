@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto'
 import type { Faults } from '../faults'
 import type { Clock } from '../services'
+import { randomHex } from '../util/random'
 
 /** Parameters of {@link createQuoteStore}. */
 export type CreateQuoteStoreParameters = {
@@ -71,7 +71,7 @@ export function createQuoteStore<T>({
     put(quote) {
       // Sweeping on write keeps memory bounded by the quotes of one lifetime, with no timer.
       if (quotes.size > 0 && quotes.size % 256 === 0) sweep()
-      const intentId = `0x${randomBytes(16).toString('hex')}`
+      const intentId = `0x${randomHex(16)}`
       const stored = { intentId, expiresAt: clock.now() + ttlSeconds, quote }
       quotes.set(intentId, stored)
       return stored

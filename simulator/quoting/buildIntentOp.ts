@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { type Address, encodeAbiParameters, type Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { Element, IntentOp } from '../../conformance/spec'
@@ -6,6 +5,7 @@ import { addresses } from '../../contracts/addresses'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { toLockId } from '../devnet/lockTag'
 import { signServerSignature } from '../signing/serverSignature'
+import { randomHex } from '../util/random'
 import type { FundingPlan, PlanRequest } from './planFunding'
 import {
   compactTypedData,
@@ -22,7 +22,7 @@ import type { QuotedAccount, QuotedSignData, SettlementLayer } from './types'
 export type ExecutionInput = { to: Address; value: string | number; data: Hex }
 
 /** A fresh 248-bit nonce (never zero, fits every nonce slot; Permit2 uses its bitmap word and bit). */
-export const randomNonce = (): bigint => BigInt(`0x${randomBytes(31).toString('hex')}`) | 1n
+export const randomNonce = (): bigint => BigInt(`0x${randomHex(31)}`) | 1n
 
 export const toOp = (executions: readonly ExecutionInput[] | undefined): OpJson =>
   executions?.length

@@ -45,6 +45,22 @@ export function encodeType(primaryType: string, types: TypedTypes): string {
 
 type Encoder = (value: unknown) => [AbiParameter, unknown]
 
+/** Values made immutable by {@link deepFreeze}: the only ones whose struct hash is remembered. */
+const frozenDeep = new WeakSet<object>()
+
+/**
+ * Freezes a value and everything in it, and marks it so that struct hashers hash it once per type
+ * (it can no longer change). For constants that recur in every quote, such as an empty Op.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !frozenDeep.has(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner)
+    Object.freeze(value)
+    frozenDeep.add(value)
+  }
+  return value
+}
+
 const BYTES32: AbiParameter = { type: 'bytes32' }
 
 /** A struct hasher for a fixed set of types: `hashStruct(primaryType, data)` as EIP-712 defines it. */
@@ -88,7 +104,28 @@ export function createStructHasher(types: TypedTypes): StructHasher {
   for (const [name, fields] of Object.entries(types))
     structs.set(name, { fields, encoders: fields.map((f) => encoderOf(f.type)) })
 
+  // Hashes of deeply frozen values (constants such as an empty Op): they cannot change, so each
+  // is hashed once per type. Only ever filled for values frozen all the way down (see deepFreeze).
+  const constants = new Map<string, WeakMap<object, Hex>>()
+
   function hashStruct(primaryType: string, data: Record<string, unknown>): Hex {
+    if (Object.isFrozen(data) && frozenDeep.has(data)) {
+      let byValue = constants.get(primaryType)
+      if (!byValue) {
+        byValue = new WeakMap()
+        constants.set(primaryType, byValue)
+      }
+      let hash = byValue.get(data)
+      if (hash === undefined) {
+        hash = hashFresh(primaryType, data)
+        byValue.set(data, hash)
+      }
+      return hash
+    }
+    return hashFresh(primaryType, data)
+  }
+
+  function hashFresh(primaryType: string, data: Record<string, unknown>): Hex {
     const struct = structs.get(primaryType)
     if (!struct) throw new Error(`Unknown EIP-712 type ${primaryType}.`)
     const params: AbiParameter[] = [BYTES32]

@@ -11,7 +11,7 @@ import {
   SINGLE_CHAIN_OPS_TYPES,
 } from '../../conformance/spec'
 import { addresses } from '../../contracts/addresses'
-import { createStructHasher } from './eip712'
+import { createStructHasher, deepFreeze } from './eip712'
 import type { TypedDataJson } from './types'
 
 export { MANDATE_TYPES }
@@ -31,12 +31,13 @@ export type OpJson = { vt: Hex; ops: OpsJson[] }
 export type GasRefundJson = { token: Address; exchangeRate: string; overhead: string }
 
 export const ZERO_VT: Hex = `0x${'00'.repeat(32)}`
-export const EMPTY_OP: OpJson = { vt: ZERO_VT, ops: [] }
-export const NO_GAS_REFUND: GasRefundJson = {
+/** The Op of no executions (deeply frozen: struct hashers hash it once). */
+export const EMPTY_OP: OpJson = deepFreeze({ vt: ZERO_VT, ops: [] })
+export const NO_GAS_REFUND: GasRefundJson = deepFreeze({
   token: '0x0000000000000000000000000000000000000000',
   exchangeRate: '0',
   overhead: '0',
-}
+})
 
 const tokenOfIdCache = new Map<string, Address>()
 
@@ -58,6 +59,7 @@ export const lockTagOfId = (id: bigint | string): Hex => slice(numberToHex(BigIn
 export function toOpJson(op: unknown): OpJson {
   if (!op || typeof op !== 'object') return EMPTY_OP
   const value = op as { vt?: Hex; ops?: { to: Address; value: bigint | string | number; data: Hex }[] }
+  if ((value.vt ?? ZERO_VT) === ZERO_VT && !value.ops?.length) return EMPTY_OP
   return {
     vt: value.vt ?? ZERO_VT,
     ops: (value.ops ?? []).map((o) => ({ to: o.to, value: BigInt(o.value).toString(), data: o.data })),

@@ -49,17 +49,26 @@ export type UnsignedIntentOp = IntentOp
 
 /** JSON with object keys sorted, so that key order cannot change the hash. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.keys(v as object)
-            .sort()
-            .map((k) => [k, (v as Record<string, unknown>)[k]]),
-        )
-      : typeof v === 'bigint'
-        ? v.toString()
-        : v,
-  )
+  return canonical(value) ?? 'null'
+}
+
+/**
+ * What `JSON.stringify` writes for `value` with every object's keys sorted and bigints as decimal
+ * strings; undefined where JSON.stringify leaves a value out (undefined, functions, symbols).
+ */
+function canonical(value: unknown): string | undefined {
+  if (typeof value === 'bigint') return `"${value.toString()}"`
+  if (value === null || typeof value !== 'object') return JSON.stringify(value)
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+    return canonical((value as { toJSON: () => unknown }).toJSON())
+  if (Array.isArray(value)) return `[${value.map((item) => canonical(item) ?? 'null').join(',')}]`
+  const record = value as Record<string, unknown>
+  const parts: string[] = []
+  for (const key of Object.keys(record).sort()) {
+    const encoded = canonical(record[key])
+    if (encoded !== undefined) parts.push(`${JSON.stringify(key)}:${encoded}`)
+  }
+  return `{${parts.join(',')}}`
 }
 
 const idAmounts = (pairs: readonly (readonly [string, string])[] | undefined) =>
