@@ -21,10 +21,12 @@ import {
 import { type FundingPlan, type PlanRequest, partialPlan, planFunding, shortfall } from './planFunding'
 import { createPriceTable, microUsd, type PriceTable, usdNumber } from './prices'
 import { type ChainHoldings, createBalanceChains, type RoundTripScope, readBalances } from './readBalances'
+import { withNative } from './swaps'
 import {
   ACCOUNT_TYPES,
   type AccountType,
   type FundingMethod,
+  type FundingSource,
   type QuotedAccount,
   type QuotedIntent,
 } from './types'
@@ -44,6 +46,8 @@ export type CreateQuotingServiceParameters = {
   tokens?: Record<number, readonly TokenInfo[]> | undefined
   /** Injected faults (`quotes.no-404-after-expiry`, `quotes.malformed-field`). */
   faults?: Pick<Faults, 'has'> | undefined
+  /** Swap fee in basis points of the swapped value (default FEE_MODEL.swapBps, 10; docs/quoting.md). */
+  swapFeeBps?: number | bigint | undefined
 }
 
 /** One quoted route before it is stored. */
@@ -67,7 +71,10 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
   const { clock, server } = parameters
   const ttlSeconds = parameters.ttlSeconds ?? 300
   const prices = parameters.prices ?? createPriceTable()
-  const tokens = parameters.tokens ?? tokensByChain
+  // Native ETH (the zero address) is a token too: requestable as tokenOut, spendable from Compact locks.
+  const tokens = withNative(parameters.tokens ?? tokensByChain)
+  const swapFeeBps = BigInt(parameters.swapFeeBps ?? FEE_MODEL.swapBps)
+  if (swapFeeBps < 0n || swapFeeBps >= 10_000n) throw new RangeError('swapFeeBps must be in [0, 10000).')
   const quotes = createQuoteStore<QuotedIntent>({ clock, ttlSeconds, faults: parameters.faults })
   const { chains, rpc } = createBalanceChains(
     parameters.chains.map((c) => ({ ...c, tokens: tokens[c.chainId] ?? [] })),
@@ -165,12 +172,18 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
           ethPrice,
           token: { decimals: r.token.decimals, price: price(r.symbol) },
           sponsorship,
+          swapped: plan?.allocations[i]?.swapped ?? 0n,
+          swapBps: swapFeeBps,
         }),
       )
       return { gas, fees }
     }
-    const needFor = (chainIds: number[]) =>
-      costOf(chainIds).fees.map((f, i) => (requests[i]?.amount ?? 0n) + sumFees(f.user))
+    // The planner adds the swap fee itself (it depends on how much is swapped).
+    const needFor = (chainIds: number[], plan?: FundingPlan) =>
+      costOf(chainIds, plan).fees.map(
+        (f, i) => (requests[i]?.amount ?? 0n) + sumFees(f.user) - f.user.swapFee,
+      )
+    const swap = { userBps: sponsorship.swap ? 0n : swapFeeBps, price: (s: string) => prices.get(s) }
 
     const methods: FundingMethod[] = ['PERMIT2', 'COMPACT']
     const plans = methods.flatMap((method) =>
@@ -181,11 +194,12 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
         method,
         access: request.accountAccessList,
         needFor,
+        swap,
       }),
     )
     const missing = plans.length
       ? undefined
-      : shortfall({ holdings, requests, access: request.accountAccessList, needFor })
+      : shortfall({ holdings, requests, access: request.accountAccessList, needFor, swap })
     if (missing && all) return { routes: [], holdings, requests, missing }
 
     const now = clock.now()
@@ -216,7 +230,11 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
           relayer: usdNumber(sponsoredMicro(['gasFee'])),
           protocol: usdNumber(sponsoredMicro(['bridgeFee', 'swapFee'])),
         }
-        const symbols = new Set(['ETH', ...requests.map((r) => r.symbol)])
+        const symbols = new Set([
+          'ETH',
+          ...requests.map((r) => r.symbol),
+          ...plan.allocations.flatMap((a) => a.sources.map((s) => s.symbol)),
+        ])
         const signedMetadata = {
           tokenPrices: Object.fromEntries([...symbols].map((s) => [s, price(s)])),
           gasPrices: Object.fromEntries(
@@ -487,6 +505,8 @@ function buildIntentCost(parameters: {
         feesByToken: {
           [r.token.address.toLowerCase()]: { amount: fee.toString(), breakdown: feePartsJson(user) },
         },
+        // What pays for it: `value` (raw units of this token) adds up to amountSpentRaw when fulfilled.
+        fundedBy: fundedBy(plan.allocations[i]?.sources ?? []),
         hasFulfilled: fulfilled(i),
       }
     }),
@@ -511,6 +531,17 @@ function buildIntentCost(parameters: {
     },
   }
 }
+
+/** The sources of one request as the cost shows them: what is taken, and what it pays for (raw units of the requested token). */
+const fundedBy = (sources: readonly FundingSource[]) =>
+  sources.map((s) => ({
+    chainId: s.chainId,
+    tokenAddress: s.token,
+    symbol: s.symbol,
+    amount: s.amount.toString(),
+    kind: s.kind ?? 'SAME',
+    value: (s.value ?? s.amount).toString(),
+  }))
 
 const BLANC_FEE_NAMES = {
   gasFee: 'gas',
@@ -564,6 +595,9 @@ export function blancRoute(quoted: QuotedIntent, stored: { intentId: string; exp
         symbol: s.symbol,
         amount: s.amount.toString(),
         usd: usd(s.amount, s.symbol, s.decimals),
+        // SAME token, WRAP (ETH <-> WETH 1:1) or SWAP, and the part of the output (amount + fees) it pays for.
+        kind: s.kind ?? 'SAME',
+        forOutput: { tokenAddress: s.forToken ?? s.token, amount: (s.value ?? s.amount).toString() },
       })),
       output,
       fees: { totalUsd: quoted.totalCostUsd, breakdown },

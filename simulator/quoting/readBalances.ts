@@ -15,6 +15,7 @@ import * as artifacts from '../../contracts/generated/artifacts'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { toLockId } from '../devnet/lockTag'
 import { keepAliveTransport } from './keepAliveTransport'
+import { isNative } from './swaps'
 
 /** What an account holds of one token on one chain. */
 export type TokenHolding = {
@@ -85,7 +86,8 @@ const CALLDATA_CACHE_SIZE = 1024
 /**
  * The `aggregate3` calldata of a chain for an account: the chain's base fee (`getBasefee`), then
  * per token its `balanceOf(account)`, `allowance(account, Permit2)` and the Compact lock balance
- * `balanceOf(account, lockId)`, every call allowed to fail.
+ * `balanceOf(account, lockId)`, every call allowed to fail. Native ETH (the zero address in the
+ * token list) reads `getEthBalance(account)` and its Compact lock (lock id token = zero address).
  */
 function aggregateCalldata(chain: BalanceChain, account: Address, lockIds: readonly bigint[]): Hex {
   const cached = chain.calldata.get(account)
@@ -97,13 +99,25 @@ function aggregateCalldata(chain: BalanceChain, account: Address, lockIds: reado
       callData: encodeFunctionData({ abi: artifacts.Multicall3.abi, functionName: 'getBasefee' }),
     },
     ...chain.tokens.flatMap((token, i) => [
+      // Native ETH (the zero address): the wallet's ether, and no Permit2 allowance (Permit2 cannot move it).
+      isNative(token.address)
+        ? {
+            target: addresses.multicall3,
+            allowFailure: true,
+            callData: encodeFunctionData({
+              abi: artifacts.Multicall3.abi,
+              functionName: 'getEthBalance',
+              args: [account],
+            }),
+          }
+        : {
+            target: token.address,
+            allowFailure: true,
+            callData: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [account] }),
+          },
+      // (For native ETH this slot is a placeholder that fails and is ignored: the allowance reads as 0.)
       {
-        target: token.address,
-        allowFailure: true,
-        callData: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [account] }),
-      },
-      {
-        target: token.address,
+        target: isNative(token.address) ? addresses.multicall3 : token.address,
         allowFailure: true,
         callData: encodeFunctionData({
           abi: erc20Abi,
@@ -184,7 +198,7 @@ export async function readBalances(
         tokens: tokens.map((token, i) => ({
           token,
           wallet: value(1 + 3 * i),
-          permit2Allowance: value(2 + 3 * i),
+          permit2Allowance: isNative(token.address) ? 0n : value(2 + 3 * i),
           lockId: lockIds[i] as bigint,
           locked: value(3 + 3 * i),
         })),
