@@ -437,9 +437,11 @@ const jsonShortfall = (m: ReturnType<typeof shortfall>[number]) => ({
   missing: m.missing.toString(),
 })
 
-/** Prefers PERMIT2 (what the SDK 1.x signs verifiably), then the cheapest by plan order. */
+/** Prefers plans without swaps, then PERMIT2 (what the SDK 1.x signs verifiably), then plan order. */
 function pickAlps(plans: FundingPlan[]): FundingPlan {
-  return (plans.find((p) => p.method === 'PERMIT2') ?? plans[0]) as FundingPlan
+  const direct = plans.filter((p) => !p.allocations.some((a) => a.swapped > 0n))
+  const pool = direct.length ? direct : plans
+  return (pool.find((p) => p.method === 'PERMIT2') ?? pool[0]) as FundingPlan
 }
 
 function buildIntentCost(parameters: {
