@@ -233,11 +233,12 @@ const planKey = (plan: FundingPlan) =>
   JSON.stringify(plan.allocations.map((a) => a.sources.map((s) => [s.chainId, s.token, s.amount.toString()])))
 
 /**
- * Every plan that works for one funding method (pure). For each origin chain: a plan that takes
- * the requested token first (then swaps from the account's other tokens on that chain when it is
- * short) and, when the chain holds other tokens, a plan that swaps first. When no single chain
- * can fund, a multi-chain split (destination chain first, then the chains holding the most),
- * same token first, then swaps. Duplicates are dropped.
+ * Every plan that works for one funding method (pure), in two rounds. First without swaps (the
+ * requested token, and ETH/WETH 1:1): a plan per origin chain able to fund alone, or, if none, a
+ * multi-chain split (destination chain first, then the chains holding the most). Then, when
+ * `swap` is given, with swaps: per origin chain a plan taking the requested token first (swapping
+ * the account's other tokens for what is missing) and one swapping first; if no single chain
+ * works, a split, same token first, then swaps. Duplicates are dropped.
  */
 export function planFunding(parameters: {
   holdings: readonly ChainHoldings[]
@@ -260,49 +261,46 @@ export function planFunding(parameters: {
     keys.add(key)
     plans.push(plan)
   }
-  const base = { holdings, requests, method, access, swap, needFor }
-  for (const chain of holdings)
-    for (const prefer of ['same', 'swap'] as const) add(settle({ ...base, order: [chain.chainId], prefer }))
-  if (plans.length > 0) return plans
-
-  const total = (chainId: number) =>
-    requests.reduce((sum, r) => {
-      const { direct, swaps } = candidates(holdings, [chainId], r, swap)
-      const to = { decimals: r.token.decimals, price: swap.price(r.symbol) ?? 0 }
-      return (
-        sum +
-        [...direct, ...swaps].reduce(
-          (s, c) =>
-            s +
-            valueCovered(
-              spendable(chainId, c.holding, method, access),
-              c.kind,
-              {
-                decimals: c.holding.token.decimals,
-                price: swap.price(c.holding.token.symbol) ?? 0,
-              },
-              to,
-            ),
-          0n,
-        )
-      )
-    }, 0n)
-  const order = holdings
-    .map((h) => h.chainId)
-    .filter((c) => total(c) > 0n)
-    .sort((a, b) =>
-      a === destinationChainId
-        ? -1
-        : b === destinationChainId
-          ? 1
-          : total(b) > total(a)
+  /** Single-chain plans with these swap settings; if none works, one multi-chain split. */
+  const round = (settings: SwapSettings, preferences: readonly Preference[]) => {
+    const before = plans.length
+    const base = { holdings, requests, method, access, swap: settings, needFor }
+    for (const chain of holdings)
+      for (const prefer of preferences) add(settle({ ...base, order: [chain.chainId], prefer }))
+    if (plans.length > before) return
+    const total = (chainId: number) =>
+      requests.reduce((sum, r) => {
+        const { direct, swaps } = candidates(holdings, [chainId], r, settings)
+        const to = { decimals: r.token.decimals, price: settings.price(r.symbol) ?? 0 }
+        return [...direct, ...swaps].reduce((s, c) => {
+          const from = {
+            decimals: c.holding.token.decimals,
+            price: settings.price(c.holding.token.symbol) ?? 0,
+          }
+          return s + valueCovered(spendable(chainId, c.holding, method, access), c.kind, from, to)
+        }, sum)
+      }, 0n)
+    const totals = new Map(holdings.map((h) => [h.chainId, total(h.chainId)]))
+    const at = (c: number) => totals.get(c) ?? 0n
+    const order = holdings
+      .map((h) => h.chainId)
+      .filter((c) => at(c) > 0n)
+      .sort((a, b) =>
+        a === destinationChainId
+          ? -1
+          : b === destinationChainId
             ? 1
-            : total(b) < total(a)
-              ? -1
-              : a - b,
-    )
-  if (order.length < 2) return plans
-  add(settle({ ...base, order, prefer: 'same' }))
+            : at(b) > at(a)
+              ? 1
+              : at(b) < at(a)
+                ? -1
+                : a - b,
+      )
+    if (order.length >= 2) add(settle({ ...base, order, prefer: 'same' }))
+  }
+  // The requested token (and ETH/WETH) alone first: alps prefers these, blanc lists them too.
+  round(NO_SWAPS, ['same'])
+  if (parameters.swap) round(swap, ['same', 'swap'])
   return plans
 }
 
