@@ -1,5 +1,6 @@
 import type { Address } from 'viem'
 import type { TokenInfo } from '../../contracts/addresses'
+import { bps } from './fees'
 import type { ChainHoldings, TokenHolding } from './readBalances'
 import { amountFor, isNative, type SourceKind, sourceKind, swappedFor, valueCovered } from './swaps'
 import type { FundingMethod, FundingSource } from './types'
@@ -167,7 +168,8 @@ function allocate(parameters: {
       d = 0n
       if (s > W) {
         s = W
-        d = need + (swap.userBps > 0n ? (W * swap.userBps + 9_999n) / 10_000n : 0n) - W
+        // Every swap source, and its fee, then the requested token for the rest.
+        d = need + bps(W, swap.userBps) - W
       }
     } else {
       d = need < D ? need : D
