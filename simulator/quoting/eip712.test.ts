@@ -52,8 +52,12 @@ async function sampleIntent(method: FundingPlan['method']) {
     method,
     chainIds: [8453, 1],
     allocations: [
-      { need: 71_000_000n, sources: [source(8453, usdc8453, 40_000_000n), source(1, usdc1, 31_000_000n)] },
-      { need: 10n ** 18n, sources: [source(8453, weth8453, 10n ** 18n)] },
+      {
+        need: 71_000_000n,
+        swapped: 0n,
+        sources: [source(8453, usdc8453, 40_000_000n), source(1, usdc1, 31_000_000n)],
+      },
+      { need: 10n ** 18n, swapped: 0n, sources: [source(8453, weth8453, 10n ** 18n)] },
     ],
   }
   const execution = { to: usdc8453.address, value: '7', data: '0xa9059cbb00' as Hex }

@@ -23,15 +23,20 @@ export const FEE_MODEL = {
   bridgeBps: 5n,
   protocolBps: 2n,
   settlementBps: 1n,
-  /** Routes deliver the same token as they take: no swap. */
-  swapBps: 0n,
+  /**
+   * Default swap fee: basis points of the swapped value (the part of a request funded by another
+   * token, fees included), in the requested token. ETH <-> WETH is a 1:1 wrap, never a swap.
+   * `createQuotingService({ swapFeeBps })` changes it.
+   */
+  swapBps: 10n,
 } as const
 
 /** Which parts the sponsor pays (`options.sponsorSettings`). */
 export type Sponsorship = { gas: boolean; bridge: boolean; swap: boolean }
 
 const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b
-const bps = (amount: bigint, points: bigint) => ceilDiv(amount * points, 10_000n)
+/** `points` basis points of `amount`, rounded up (in the service's favour). */
+export const bps = (amount: bigint, points: bigint): bigint => ceilDiv(amount * points, 10_000n)
 
 /** Gas of each origin claim and of the fill, in wei, for a plan. */
 export type GasEstimate = {
@@ -84,13 +89,18 @@ export function feesForRequest(parameters: {
   ethPrice: number
   token: { decimals: number; price: number }
   sponsorship: Sponsorship
+  /** Value of the request funded by other tokens (raw units of the requested token); the swap fee is charged on it. */
+  swapped?: bigint | undefined
+  /** Swap fee in basis points (default {@link FEE_MODEL.swapBps}). */
+  swapBps?: bigint | undefined
 }): { all: FeeParts; user: FeeParts; sponsored: FeeParts } {
   const { amount, crossChain, gasWei, ethPrice, token, sponsorship } = parameters
+  const swapped = parameters.swapped ?? 0n
   const all: FeeParts = {
     gasFee: gasWei > 0n ? weiToToken(gasWei, ethPrice, token) : 0n,
     bridgeFee: crossChain ? bps(amount, FEE_MODEL.bridgeBps) : 0n,
     protocolFee: bps(amount, FEE_MODEL.protocolBps),
-    swapFee: bps(amount, FEE_MODEL.swapBps),
+    swapFee: swapped > 0n ? bps(swapped, parameters.swapBps ?? FEE_MODEL.swapBps) : 0n,
     settlementFee: bps(amount, FEE_MODEL.settlementBps),
   }
   const sponsoredKey = {

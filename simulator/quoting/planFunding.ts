@@ -1,6 +1,8 @@
 import type { Address } from 'viem'
 import type { TokenInfo } from '../../contracts/addresses'
-import type { ChainHoldings } from './readBalances'
+import { bps } from './fees'
+import type { ChainHoldings, TokenHolding } from './readBalances'
+import { amountFor, isNative, type SourceKind, sourceKind, swappedFor, valueCovered } from './swaps'
 import type { FundingMethod, FundingSource } from './types'
 
 /** accountAccessList, as the route request carries it. */
@@ -20,17 +22,39 @@ export type AccessList = {
 /** One wanted token on the destination, with the symbol that funds it on the origins. */
 export type PlanRequest = { symbol: string; token: TokenInfo; amount: bigint }
 
+/** What one request takes: its sources, the total it needs (amount + user fees), and how much of it is swapped. */
+export type Allocation = {
+  need: bigint
+  /** Value of the request funded by SWAP sources (raw units of the requested token, swap fee included). */
+  swapped: bigint
+  sources: FundingSource[]
+}
+
 /** A way to fund every request: which chains, and what each source gives. */
 export type FundingPlan = {
   method: FundingMethod
   /** Origin chains, destination first if used, then in the order taken. */
   chainIds: number[]
-  /** Per request (same order as the requests), the sources it takes, and the total it needs (amount + user fees). */
-  allocations: { need: bigint; sources: FundingSource[] }[]
+  /** Per request (same order as the requests). */
+  allocations: Allocation[]
 }
 
-/** What a plan must take per request for a given set of origin chains (amount + the user's fees). */
-export type NeedFor = (chainIds: number[]) => bigint[]
+/**
+ * What a plan must take per request (amount + the user's fees, WITHOUT the swap fee: the planner
+ * adds it, since it depends on how much is swapped), for a set of origin chains and, once known,
+ * the plan itself (gas depends on the lock ids per chain).
+ */
+export type NeedFor = (chainIds: number[], plan?: FundingPlan) => bigint[]
+
+/** How swaps are priced: the user's swap fee (0 when sponsored) and the USD price table. */
+export type SwapSettings = {
+  /** Basis points of the swapped value the user pays (0 when `swapFeesSponsored`). */
+  userBps: bigint
+  /** USD price of a symbol; undefined: the token cannot be swapped. */
+  price: (symbol: string) => number | undefined
+}
+
+const NO_SWAPS: SwapSettings = { userBps: 0n, price: () => undefined }
 
 const matches = (token: TokenInfo, names: readonly string[]) =>
   names.some(
@@ -56,61 +80,167 @@ export function isAllowed(access: AccessList | undefined, chainId: number, token
   return true
 }
 
-/** What the account can spend of `symbol` on a chain by `method`. */
-function available(
-  holdings: ChainHoldings,
-  symbol: string,
-  method: FundingMethod,
-  access: AccessList | undefined,
-) {
-  const h = holdings.tokens.find((t) => t.token.symbol === symbol)
-  if (!h || !isAllowed(access, holdings.chainId, h.token)) return undefined
-  const amount =
-    method === 'COMPACT' ? h.locked : h.wallet < h.permit2Allowance ? h.wallet : h.permit2Allowance
-  return { holding: h, amount }
+/** What the account can spend of one holding by `method` (Permit2 never moves native ETH). */
+function spendable(chainId: number, h: TokenHolding, method: FundingMethod, access: AccessList | undefined) {
+  if (!isAllowed(access, chainId, h.token)) return 0n
+  if (method === 'COMPACT') return h.locked
+  if (isNative(h.token.address)) return 0n
+  return h.wallet < h.permit2Allowance ? h.wallet : h.permit2Allowance
 }
 
-function allocate(
+/** A holding that can pay for a request, and how. */
+type Candidate = { chainId: number; holding: TokenHolding; kind: SourceKind }
+
+/**
+ * The holdings on `order`'s chains that can pay for `request`, in the order they are taken:
+ * direct ones (same token, or ETH/WETH) and, when swaps are priced, every other priced token.
+ */
+function candidates(
   holdings: readonly ChainHoldings[],
-  order: number[],
-  requests: readonly PlanRequest[],
-  needs: bigint[],
-  method: FundingMethod,
-  access: AccessList | undefined,
-): FundingPlan | undefined {
-  const allocations: FundingPlan['allocations'] = []
+  order: readonly number[],
+  request: PlanRequest,
+  swap: SwapSettings,
+): { direct: Candidate[]; swaps: Candidate[] } {
+  const direct: Candidate[] = []
+  const swaps: Candidate[] = []
+  const canSwap = swap.price(request.symbol) !== undefined
+  for (const chainId of order) {
+    const chain = holdings.find((h) => h.chainId === chainId)
+    if (!chain) continue
+    const same = chain.tokens.filter((t) => sourceKind(t.token.symbol, request.symbol) === 'SAME')
+    const wrap = chain.tokens.filter((t) => sourceKind(t.token.symbol, request.symbol) === 'WRAP')
+    for (const holding of same) direct.push({ chainId, holding, kind: 'SAME' })
+    for (const holding of wrap) direct.push({ chainId, holding, kind: 'WRAP' })
+    if (canSwap)
+      for (const holding of chain.tokens)
+        if (
+          sourceKind(holding.token.symbol, request.symbol) === 'SWAP' &&
+          swap.price(holding.token.symbol) !== undefined
+        )
+          swaps.push({ chainId, holding, kind: 'SWAP' })
+  }
+  return { direct, swaps }
+}
+
+/** Which sources a plan takes first: the requested token (then swaps), or other tokens (then the requested one). */
+export type Preference = 'same' | 'swap'
+
+function allocate(parameters: {
+  holdings: readonly ChainHoldings[]
+  order: number[]
+  requests: readonly PlanRequest[]
+  needs: bigint[]
+  method: FundingMethod
+  access: AccessList | undefined
+  swap: SwapSettings
+  prefer: Preference
+}): FundingPlan | undefined {
+  const { holdings, order, requests, needs, method, access, swap, prefer } = parameters
+  const allocations: Allocation[] = []
   const used: number[] = []
-  for (const [r, request] of requests.entries()) {
-    let left = needs[r] ?? 0n
-    const sources: FundingSource[] = []
-    for (const chainId of order) {
-      if (left === 0n) break
-      const chain = holdings.find((h) => h.chainId === chainId)
-      const avail = chain && available(chain, request.symbol, method, access)
-      if (!avail || avail.amount === 0n) continue
-      const take = avail.amount < left ? avail.amount : left
-      left -= take
-      sources.push({
-        chainId,
-        token: avail.holding.token.address,
-        symbol: avail.holding.token.symbol,
-        decimals: avail.holding.token.decimals,
-        lockId: avail.holding.lockId,
-        amount: take,
-      })
-      if (!used.includes(chainId)) used.push(chainId)
+  /** Raw units still spendable per chain and token (requests may share a source). */
+  const remaining = new Map<string, bigint>()
+  const keyOf = (c: Candidate) => `${c.chainId}:${c.holding.token.address.toLowerCase()}`
+  const left = (c: Candidate) => {
+    const key = keyOf(c)
+    let v = remaining.get(key)
+    if (v === undefined) {
+      v = spendable(c.chainId, c.holding, method, access)
+      remaining.set(key, v)
     }
-    if (left > 0n) return undefined
-    allocations.push({ need: needs[r] ?? 0n, sources })
+    return v
+  }
+  for (const [r, request] of requests.entries()) {
+    const need = needs[r] ?? 0n
+    const { direct, swaps } = candidates(holdings, order, request, swap)
+    const to = { decimals: request.token.decimals, price: swap.price(request.symbol) ?? 0 }
+    const priced = (c: Candidate) => ({
+      decimals: c.holding.token.decimals,
+      price: swap.price(c.holding.token.symbol) ?? 0,
+    })
+    const worth = (c: Candidate) => valueCovered(left(c), c.kind, priced(c), to)
+    const D = direct.reduce((s, c) => s + worth(c), 0n)
+    const W = swaps.reduce((s, c) => s + worth(c), 0n)
+    let d: bigint
+    let s: bigint
+    if (prefer === 'swap' && W > 0n) {
+      s = swappedFor(need, swap.userBps)
+      d = 0n
+      if (s > W) {
+        s = W
+        // Every swap source, and its fee, then the requested token for the rest.
+        d = need + bps(W, swap.userBps) - W
+      }
+    } else {
+      d = need < D ? need : D
+      s = swappedFor(need - d, swap.userBps)
+    }
+    if (d > D || s > W) return undefined
+    const sources: FundingSource[] = []
+    const take = (list: Candidate[], total: bigint) => {
+      let want = total
+      for (const c of list) {
+        if (want === 0n) break
+        const max = worth(c)
+        if (max === 0n) continue
+        const value = max < want ? max : want
+        const amount = amountFor(value, c.kind, priced(c), to)
+        remaining.set(keyOf(c), left(c) - amount)
+        want -= value
+        sources.push({
+          chainId: c.chainId,
+          token: c.holding.token.address,
+          symbol: c.holding.token.symbol,
+          decimals: c.holding.token.decimals,
+          lockId: c.holding.lockId,
+          amount,
+          forToken: request.token.address,
+          value,
+          kind: c.kind,
+        })
+        if (!used.includes(c.chainId)) used.push(c.chainId)
+      }
+      return want === 0n
+    }
+    if (!take(direct, d) || !take(swaps, s)) return undefined
+    allocations.push({ need: d + s, swapped: s, sources })
   }
   return { method, chainIds: order.filter((c) => used.includes(c)), allocations }
 }
 
+const sameNeeds = (a: readonly bigint[], b: readonly bigint[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i])
+
 /**
- * Every plan that works for one funding method (pure): a single-chain plan for each origin chain
- * able to fund every request alone, and, when no chain can, a multi-chain split (destination
- * chain first, then the chains holding the most). Fees depend on the chains used, so the split is
- * recomputed until its chain set is stable.
+ * Allocates over `order` until the plan's chains and needs are stable (fees depend on the chains
+ * used and on the lock ids per chain). Undefined when it cannot fund or does not settle.
+ */
+function settle(parameters: Omit<Parameters<typeof allocate>[0], 'needs'> & { needFor: NeedFor }) {
+  const { needFor } = parameters
+  let order = parameters.order
+  let needs = needFor(order)
+  for (let i = 0; i < 12; i++) {
+    const plan = allocate({ ...parameters, order, needs })
+    if (!plan) return undefined
+    const next = needFor(plan.chainIds, plan)
+    // The sources cover exactly `need` (base need + swap fee): stable when neither chains nor needs move.
+    if (plan.chainIds.length === order.length && sameNeeds(next, needs)) return plan
+    order = plan.chainIds
+    needs = next
+  }
+  return undefined
+}
+
+const planKey = (plan: FundingPlan) =>
+  JSON.stringify(plan.allocations.map((a) => a.sources.map((s) => [s.chainId, s.token, s.amount.toString()])))
+
+/**
+ * Every plan that works for one funding method (pure), in two rounds. First without swaps (the
+ * requested token, and ETH/WETH 1:1): a plan per origin chain able to fund alone, or, if none, a
+ * multi-chain split (destination chain first, then the chains holding the most). Then, when
+ * `swap` is given, with swaps: per origin chain a plan taking the requested token first (swapping
+ * the account's other tokens for what is missing) and one swapping first; if no single chain
+ * works, a split, same token first, then swaps. Duplicates are dropped.
  */
 export function planFunding(parameters: {
   holdings: readonly ChainHoldings[]
@@ -119,77 +249,116 @@ export function planFunding(parameters: {
   method: FundingMethod
   access?: AccessList | undefined
   needFor: NeedFor
+  /** Swap pricing; omitted: requests are funded by the same token (and ETH/WETH) only. */
+  swap?: SwapSettings | undefined
 }): FundingPlan[] {
   const { holdings, requests, destinationChainId, method, access, needFor } = parameters
+  const swap = parameters.swap ?? NO_SWAPS
   const plans: FundingPlan[] = []
-  for (const chain of holdings) {
-    const plan = allocate(holdings, [chain.chainId], requests, needFor([chain.chainId]), method, access)
-    if (plan) plans.push(plan)
+  const keys = new Set<string>()
+  const add = (plan: FundingPlan | undefined) => {
+    if (!plan) return
+    const key = planKey(plan)
+    if (keys.has(key)) return
+    keys.add(key)
+    plans.push(plan)
   }
-  if (plans.length > 0) return plans
-
-  const total = (chainId: number) =>
-    requests.reduce((sum, r) => {
-      const chain = holdings.find((h) => h.chainId === chainId)
-      return sum + (chain ? (available(chain, r.symbol, method, access)?.amount ?? 0n) : 0n)
-    }, 0n)
-  let order = holdings
-    .map((h) => h.chainId)
-    .filter((c) => total(c) > 0n)
-    .sort((a, b) =>
-      a === destinationChainId
-        ? -1
-        : b === destinationChainId
-          ? 1
-          : total(b) > total(a)
+  /** Single-chain plans with these swap settings; if none works, one multi-chain split. */
+  const round = (settings: SwapSettings, preferences: readonly Preference[]) => {
+    const before = plans.length
+    const base = { holdings, requests, method, access, swap: settings, needFor }
+    for (const chain of holdings)
+      for (const prefer of preferences) add(settle({ ...base, order: [chain.chainId], prefer }))
+    if (plans.length > before) return
+    const total = (chainId: number) =>
+      requests.reduce((sum, r) => {
+        const { direct, swaps } = candidates(holdings, [chainId], r, settings)
+        const to = { decimals: r.token.decimals, price: settings.price(r.symbol) ?? 0 }
+        return [...direct, ...swaps].reduce((s, c) => {
+          const from = {
+            decimals: c.holding.token.decimals,
+            price: settings.price(c.holding.token.symbol) ?? 0,
+          }
+          return s + valueCovered(spendable(chainId, c.holding, method, access), c.kind, from, to)
+        }, sum)
+      }, 0n)
+    const totals = new Map(holdings.map((h) => [h.chainId, total(h.chainId)]))
+    const at = (c: number) => totals.get(c) ?? 0n
+    const order = holdings
+      .map((h) => h.chainId)
+      .filter((c) => at(c) > 0n)
+      .sort((a, b) =>
+        a === destinationChainId
+          ? -1
+          : b === destinationChainId
             ? 1
-            : total(b) < total(a)
-              ? -1
-              : a - b,
-    )
-  if (order.length < 2) return plans
-  for (let i = 0; i < order.length + 1; i++) {
-    const plan = allocate(holdings, order, requests, needFor(order), method, access)
-    if (!plan) return plans
-    if (plan.chainIds.length === order.length) {
-      plans.push(plan)
-      return plans
-    }
-    order = plan.chainIds
+            : at(b) > at(a)
+              ? 1
+              : at(b) < at(a)
+                ? -1
+                : a - b,
+      )
+    if (order.length >= 2) add(settle({ ...base, order, prefer: 'same' }))
   }
+  // The requested token (and ETH/WETH) alone first: alps prefers these, blanc lists them too.
+  round(NO_SWAPS, ['same'])
+  if (parameters.swap) round(swap, ['same', 'swap'])
   return plans
 }
 
-/** What is missing when no plan works: per request, the most any method could take versus what it needs. */
+/**
+ * What is missing when no plan works: per request, by the method that could give the most, the
+ * value the account could put towards it (its token, ETH/WETH 1:1, and other tokens converted at
+ * the price table) versus what it needs (amount + fees, plus the swap fee on what must be swapped).
+ */
 export function shortfall(parameters: {
   holdings: readonly ChainHoldings[]
   requests: readonly PlanRequest[]
   access?: AccessList | undefined
   needFor: NeedFor
+  swap?: SwapSettings | undefined
 }): { token: Address; symbol: string; required: bigint; available: bigint; missing: bigint }[] {
   const { holdings, requests, access, needFor } = parameters
-  const needs = needFor(holdings.map((h) => h.chainId))
+  const swap = parameters.swap ?? NO_SWAPS
+  const order = holdings.map((h) => h.chainId)
+  const needs = needFor(order)
   return requests.map((request, r) => {
-    const sum = (method: FundingMethod) =>
-      holdings.reduce((s, h) => s + (available(h, request.symbol, method, access)?.amount ?? 0n), 0n)
-    const compact = sum('COMPACT')
-    const permit2 = sum('PERMIT2')
-    const best = compact > permit2 ? compact : permit2
-    const required = needs[r] ?? request.amount
+    const need = needs[r] ?? request.amount
+    const { direct, swaps } = candidates(holdings, order, request, swap)
+    const to = { decimals: request.token.decimals, price: swap.price(request.symbol) ?? 0 }
+    const sum = (list: Candidate[], method: FundingMethod) =>
+      list.reduce(
+        (s, c) =>
+          s +
+          valueCovered(
+            spendable(c.chainId, c.holding, method, access),
+            c.kind,
+            { decimals: c.holding.token.decimals, price: swap.price(c.holding.token.symbol) ?? 0 },
+            to,
+          ),
+        0n,
+      )
+    const byMethod = (['COMPACT', 'PERMIT2'] as const).map((method) => {
+      const D = sum(direct, method)
+      const W = sum(swaps, method)
+      const required = need <= D ? need : D + swappedFor(need - D, swap.userBps)
+      return { available: D + W, required }
+    })
+    const best = byMethod.reduce((a, b) => (b.available > a.available ? b : a))
     return {
       token: request.token.address,
       symbol: request.symbol,
-      required,
-      available: best,
-      missing: required > best ? required - best : 0n,
+      required: best.required,
+      available: best.available,
+      missing: best.required > best.available ? best.required - best.available : 0n,
     }
   })
 }
 
 /**
- * When no plan works (alps answers `hasFulfilledAll: false`): everything the account could give by
- * the method that holds the most, on every allowed chain. If it holds nothing, one empty source on
- * the destination chain, so the intent keeps its shape.
+ * When no plan works (alps answers `hasFulfilledAll: false`): everything the account could give
+ * of each requested token (no swaps) by the method that holds the most, on every allowed chain.
+ * If it holds nothing, one empty source on the destination chain, so the intent keeps its shape.
  */
 export function partialPlan(parameters: {
   holdings: readonly ChainHoldings[]
@@ -198,17 +367,25 @@ export function partialPlan(parameters: {
   access?: AccessList | undefined
 }): FundingPlan {
   const { holdings, requests, destinationChainId, access } = parameters
-  const total = (method: FundingMethod) =>
-    holdings.reduce(
-      (s, h) => s + requests.reduce((a, r) => a + (available(h, r.symbol, method, access)?.amount ?? 0n), 0n),
+  const order = holdings.map((h) => h.chainId)
+  const totalOf = (r: PlanRequest, method: FundingMethod) =>
+    candidates(holdings, order, r, NO_SWAPS).direct.reduce(
+      (s, c) => s + spendable(c.chainId, c.holding, method, access),
       0n,
     )
+  const total = (method: FundingMethod) => requests.reduce((s, r) => s + totalOf(r, method), 0n)
   const method: FundingMethod = total('COMPACT') > total('PERMIT2') ? 'COMPACT' : 'PERMIT2'
-  const order = holdings.map((h) => h.chainId)
-  const needs = requests.map((r) =>
-    holdings.reduce((s, h) => s + (available(h, r.symbol, method, access)?.amount ?? 0n), 0n),
-  )
-  const plan = allocate(holdings, order, requests, needs, method, access) as FundingPlan
+  const needs = requests.map((r) => totalOf(r, method))
+  const plan = allocate({
+    holdings,
+    order,
+    requests,
+    needs,
+    method,
+    access,
+    swap: NO_SWAPS,
+    prefer: 'same',
+  }) as FundingPlan
   if (plan.chainIds.length > 0) return plan
   const dest = holdings.find((h) => h.chainId === destinationChainId)
   const first = requests[0]
@@ -220,6 +397,7 @@ export function partialPlan(parameters: {
     allocations: [
       {
         need: 0n,
+        swapped: 0n,
         sources: [
           {
             chainId: destinationChainId,
@@ -228,10 +406,13 @@ export function partialPlan(parameters: {
             decimals: holding.token.decimals,
             lockId: holding.lockId,
             amount: 0n,
+            forToken: first.token.address,
+            value: 0n,
+            kind: 'SAME',
           },
         ],
       },
-      ...requests.slice(1).map(() => ({ need: 0n, sources: [] })),
+      ...requests.slice(1).map(() => ({ need: 0n, swapped: 0n, sources: [] })),
     ],
   }
 }

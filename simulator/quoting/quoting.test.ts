@@ -215,6 +215,8 @@ describe('blanc routes', () => {
     expect([...costs].sort((a, b) => a - b)).toEqual(costs)
     expect(quoting.lastQuoteRpcRoundTrips()).toBeLessThanOrEqual(devnet.chains.length)
 
+    // Same-token routes and swap routes (the account also holds WETH and USDT), all checked below.
+    const kinds = new Set<string>()
     for (const route of response.routes) {
       const stored = quoting.quotes.get(route.intentId)?.quote as QuotedIntent
       expect(stored).toBeDefined()
@@ -223,18 +225,36 @@ describe('blanc routes', () => {
       for (const e of stored.intentOp.elements)
         for (const [id] of e.idsAndAmounts) expect(BigInt(id) >> 248n).not.toBe(0n)
 
-      // Cost arithmetic: inputs = output + every fee part, exactly, in raw units.
+      // Cost arithmetic: what the inputs pay for (in the output token; 1:1 for the same token) =
+      // output + every fee part, exactly, in raw units; swapped inputs are worth at least that at the prices.
       const cost = route.cost as unknown as {
-        input: { amount: string }[]
-        output: { amount: string }[]
+        input: {
+          amount: string
+          symbol: string
+          kind: string
+          usd: number
+          forOutput: { tokenAddress: string; amount: string }
+        }[]
+        output: { amount: string; usd: number }[]
         fees: { breakdown: Record<string, { usd: number; amounts: { amount: string }[] }>; totalUsd: number }
       }
-      const inSum = cost.input.reduce((s, i) => s + BigInt(i.amount), 0n)
+      const inSum = cost.input.reduce((s, i) => s + BigInt(i.forOutput.amount), 0n)
       const feeSum = Object.values(cost.fees.breakdown).reduce(
         (s, f) => s + BigInt(f.amounts[0]?.amount ?? '0'),
         0n,
       )
       expect(inSum).toBe(BigInt(cost.output[0]?.amount ?? '0') + feeSum)
+      for (const input of cost.input) {
+        if (input.kind === 'SAME') expect(input.amount).toBe(input.forOutput.amount)
+        if (input.kind === 'SWAP')
+          expect(input.usd).toBeGreaterThanOrEqual(Number(input.forOutput.amount) / 1e6 - 1e-6)
+      }
+      const swapFee = BigInt(cost.fees.breakdown.swap?.amounts[0]?.amount ?? '0')
+      const swapped = cost.input
+        .filter((i) => i.kind === 'SWAP')
+        .reduce((s, i) => s + BigInt(i.forOutput.amount), 0n)
+      expect(swapFee).toBe((swapped * 10n + 9_999n) / 10_000n)
+      kinds.add(cost.input.some((i) => i.kind === 'SWAP') ? 'swap' : 'same')
       const usdSum = Object.values(cost.fees.breakdown).reduce((s, f) => s + Math.round(f.usd * 1e6), 0)
       expect(usdSum).toBe(Math.round(cost.fees.totalUsd * 1e6))
       expect(cost.fees.breakdown.gas?.usd).toBeGreaterThan(0)
@@ -268,6 +288,7 @@ describe('blanc routes', () => {
       })
       expect(hashTypedData(dest)).toBe(digest)
     }
+    expect([...kinds].sort()).toEqual(['same', 'swap'])
   })
 
   test('an SDK 1.x COMPACT signature (legacy domain) is accepted too', async () => {
@@ -295,8 +316,12 @@ describe('blanc routes', () => {
   })
 
   test('a multi-chain split when no single chain can fund', async () => {
+    // Same token only (no swaps from WETH, ETH or USDT): 10,000 USDC locked per chain.
     const response = await quoting.routeBlanc(
-      request({ tokenRequests: [{ tokenAddress: USDC(8453), amount: usdc(15_000).toString() }] }),
+      request({
+        tokenRequests: [{ tokenAddress: USDC(8453), amount: usdc(15_000).toString() }],
+        accountAccessList: { exclude: { tokens: ['WETH', 'ETH', 'USDT'] } },
+      }),
     )
     const stored = quoting.quotes.get(response.routes[0]?.intentId ?? '')?.quote as QuotedIntent
     expect(stored.originChainIds).toEqual([8453, 1])
@@ -314,8 +339,27 @@ describe('blanc routes', () => {
     )
     for (const r of byToken.routes)
       expect(quoting.quotes.get(r.intentId)?.quote.originChainIds).toEqual([8453])
+    // Without USDC the request is swapped from what is left, never from an excluded token.
+    const noUsdc = await quoting.routeBlanc(
+      request({ accountAccessList: { exclude: { tokens: [USDC(1), 'usdc'] } } }),
+    )
+    for (const r of noUsdc.routes)
+      for (const s of quoting.quotes.get(r.intentId)?.quote.sources.flat() ?? [])
+        expect(['WETH', 'USDT', 'ETH']).toContain(s.symbol)
+    const onlyWeth = await quoting.routeBlanc(
+      request({ accountAccessList: { tokens: ['WETH'], chainIds: [1] } }),
+    )
+    for (const r of onlyWeth.routes)
+      expect(
+        quoting.quotes
+          .get(r.intentId)
+          ?.quote.sources.flat()
+          .map((s) => [s.chainId, s.symbol]),
+      ).toEqual([[1, 'WETH']])
     const excluded = await errorOf(
-      quoting.routeBlanc(request({ accountAccessList: { exclude: { tokens: [USDC(1), 'usdc'] } } })),
+      quoting.routeBlanc(
+        request({ accountAccessList: { exclude: { tokens: [USDC(1), 'usdc', 'WETH', 'ETH', 'USDT'] } } }),
+      ),
     )
     expect(excluded?.code).toBe('INSUFFICIENT_LIQUIDITY')
     const unknown = await errorOf(

@@ -22,11 +22,13 @@ import {
 import { type FundingPlan, type PlanRequest, partialPlan, planFunding, shortfall } from './planFunding'
 import { createPriceTable, microUsd, type PriceTable, usdNumber } from './prices'
 import { type ChainHoldings, createBalanceChains, type RoundTripScope, readBalances } from './readBalances'
+import { withNative } from './swaps'
 import { lockTagOfId } from './typedData'
 import {
   ACCOUNT_TYPES,
   type AccountType,
   type FundingMethod,
+  type FundingSource,
   type QuotedAccount,
   type QuotedIntent,
 } from './types'
@@ -48,6 +50,8 @@ export type CreateQuotingServiceParameters = {
   faults?: Pick<Faults, 'has'> | undefined
   /** The allocator's signer (devnet.keys.allocator.account): signs `account.emissaryConfig`; without it quotes omit emissaryConfig. */
   allocatorSigner?: PrivateKeyAccount | undefined
+  /** Swap fee in basis points of the swapped value (default FEE_MODEL.swapBps, 10; docs/quoting.md). */
+  swapFeeBps?: number | bigint | undefined
 }
 
 /** One quoted route before it is stored. */
@@ -71,7 +75,10 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
   const { clock, server } = parameters
   const ttlSeconds = parameters.ttlSeconds ?? 300
   const prices = parameters.prices ?? createPriceTable()
-  const tokens = parameters.tokens ?? tokensByChain
+  // Native ETH (the zero address) is a token too: requestable as tokenOut, spendable from Compact locks.
+  const tokens = withNative(parameters.tokens ?? tokensByChain)
+  const swapFeeBps = BigInt(parameters.swapFeeBps ?? FEE_MODEL.swapBps)
+  if (swapFeeBps < 0n || swapFeeBps >= 10_000n) throw new RangeError('swapFeeBps must be in [0, 10000).')
   const quotes = createQuoteStore<QuotedIntent>({ clock, ttlSeconds, faults: parameters.faults })
   const { chains, rpc } = createBalanceChains(
     parameters.chains.map((c) => ({ ...c, tokens: tokens[c.chainId] ?? [] })),
@@ -172,12 +179,18 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
           ethPrice,
           token: { decimals: r.token.decimals, price: price(r.symbol) },
           sponsorship,
+          swapped: plan?.allocations[i]?.swapped ?? 0n,
+          swapBps: swapFeeBps,
         }),
       )
       return { gas, fees }
     }
-    const needFor = (chainIds: number[]) =>
-      costOf(chainIds).fees.map((f, i) => (requests[i]?.amount ?? 0n) + sumFees(f.user))
+    // The planner adds the swap fee itself (it depends on how much is swapped).
+    const needFor = (chainIds: number[], plan?: FundingPlan) =>
+      costOf(chainIds, plan).fees.map(
+        (f, i) => (requests[i]?.amount ?? 0n) + sumFees(f.user) - f.user.swapFee,
+      )
+    const swap = { userBps: sponsorship.swap ? 0n : swapFeeBps, price: (s: string) => prices.get(s) }
 
     const methods: FundingMethod[] = ['PERMIT2', 'COMPACT']
     const plans = methods.flatMap((method) =>
@@ -188,11 +201,12 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
         method,
         access: request.accountAccessList,
         needFor,
+        swap,
       }),
     )
     const missing = plans.length
       ? undefined
-      : shortfall({ holdings, requests, access: request.accountAccessList, needFor })
+      : shortfall({ holdings, requests, access: request.accountAccessList, needFor, swap })
     if (missing && all) return { routes: [], holdings, requests, missing }
 
     const now = clock.now()
@@ -223,7 +237,11 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
           relayer: usdNumber(sponsoredMicro(['gasFee'])),
           protocol: usdNumber(sponsoredMicro(['bridgeFee', 'swapFee'])),
         }
-        const symbols = new Set(['ETH', ...requests.map((r) => r.symbol)])
+        const symbols = new Set([
+          'ETH',
+          ...requests.map((r) => r.symbol),
+          ...plan.allocations.flatMap((a) => a.sources.map((s) => s.symbol)),
+        ])
         // Only a smart account's Compact locks need an emissary (docs/emissary.md); cached, no RPC.
         const lockId = plan.allocations[0]?.sources[0]?.lockId
         const emissaryConfig =
@@ -433,9 +451,11 @@ const jsonShortfall = (m: ReturnType<typeof shortfall>[number]) => ({
   missing: m.missing.toString(),
 })
 
-/** Prefers PERMIT2 (what the SDK 1.x signs verifiably), then the cheapest by plan order. */
+/** Prefers plans without swaps, then PERMIT2 (what the SDK 1.x signs verifiably), then plan order. */
 function pickAlps(plans: FundingPlan[]): FundingPlan {
-  return (plans.find((p) => p.method === 'PERMIT2') ?? plans[0]) as FundingPlan
+  const direct = plans.filter((p) => !p.allocations.some((a) => a.swapped > 0n))
+  const pool = direct.length ? direct : plans
+  return (pool.find((p) => p.method === 'PERMIT2') ?? pool[0]) as FundingPlan
 }
 
 function buildIntentCost(parameters: {
@@ -501,6 +521,8 @@ function buildIntentCost(parameters: {
         feesByToken: {
           [r.token.address.toLowerCase()]: { amount: fee.toString(), breakdown: feePartsJson(user) },
         },
+        // What pays for it: `value` (raw units of this token) adds up to amountSpentRaw when fulfilled.
+        fundedBy: fundedBy(plan.allocations[i]?.sources ?? []),
         hasFulfilled: fulfilled(i),
       }
     }),
@@ -525,6 +547,17 @@ function buildIntentCost(parameters: {
     },
   }
 }
+
+/** The sources of one request as the cost shows them: what is taken, and what it pays for (raw units of the requested token). */
+const fundedBy = (sources: readonly FundingSource[]) =>
+  sources.map((s) => ({
+    chainId: s.chainId,
+    tokenAddress: s.token,
+    symbol: s.symbol,
+    amount: s.amount.toString(),
+    kind: s.kind ?? 'SAME',
+    value: (s.value ?? s.amount).toString(),
+  }))
 
 const BLANC_FEE_NAMES = {
   gasFee: 'gas',
@@ -578,6 +611,9 @@ export function blancRoute(quoted: QuotedIntent, stored: { intentId: string; exp
         symbol: s.symbol,
         amount: s.amount.toString(),
         usd: usd(s.amount, s.symbol, s.decimals),
+        // SAME token, WRAP (ETH <-> WETH 1:1) or SWAP, and the part of the output (amount + fees) it pays for.
+        kind: s.kind ?? 'SAME',
+        forOutput: { tokenAddress: s.forToken ?? s.token, amount: (s.value ?? s.amount).toString() },
       })),
       output,
       fees: { totalUsd: quoted.totalCostUsd, breakdown },

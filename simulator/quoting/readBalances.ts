@@ -15,6 +15,7 @@ import * as artifacts from '../../contracts/generated/artifacts'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { toLockId } from '../devnet/lockTag'
 import { keepAliveTransport } from './keepAliveTransport'
+import { isNative } from './swaps'
 
 /** What an account holds of one token on one chain. */
 export type TokenHolding = {
@@ -105,7 +106,8 @@ const remember = <V>(cache: Map<Address, V>, account: Address, value: V): V => {
 /**
  * The calls that read an account on a chain: the chain's base fee (`getBasefee`), then per token
  * its `balanceOf(account)`, `allowance(account, Permit2)` and the Compact lock balance
- * `balanceOf(account, lockId)`, every call allowed to fail.
+ * `balanceOf(account, lockId)`, every call allowed to fail. Native ETH (the zero address in the
+ * token list) reads `getEthBalance(account)` and its Compact lock (lock id token = zero address).
  */
 function accountCalls(chain: BalanceChain, account: Address): readonly Call3[] {
   const cached = chain.calls.get(account)
@@ -117,13 +119,25 @@ function accountCalls(chain: BalanceChain, account: Address): readonly Call3[] {
       callData: encodeFunctionData({ abi: artifacts.Multicall3.abi, functionName: 'getBasefee' }),
     },
     ...chain.tokens.flatMap((token) => [
+      // Native ETH (the zero address): the wallet's ether, and no Permit2 allowance (Permit2 cannot move it).
+      isNative(token.address)
+        ? {
+            target: addresses.multicall3,
+            allowFailure: true,
+            callData: encodeFunctionData({
+              abi: artifacts.Multicall3.abi,
+              functionName: 'getEthBalance',
+              args: [account],
+            }),
+          }
+        : {
+            target: token.address,
+            allowFailure: true,
+            callData: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [account] }),
+          },
+      // (For native ETH this slot is a placeholder that fails and is ignored: the allowance reads as 0.)
       {
-        target: token.address,
-        allowFailure: true,
-        callData: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [account] }),
-      },
-      {
-        target: token.address,
+        target: isNative(token.address) ? addresses.multicall3 : token.address,
         allowFailure: true,
         callData: encodeFunctionData({
           abi: erc20Abi,
@@ -217,7 +231,7 @@ function holdingsOf(
     tokens: chain.tokens.map((token, i) => ({
       token,
       wallet: value(1 + 3 * i),
-      permit2Allowance: value(2 + 3 * i),
+      permit2Allowance: isNative(token.address) ? 0n : value(2 + 3 * i),
       lockId: lockIdOf(token.address),
       locked: value(3 + 3 * i),
     })),

@@ -50,7 +50,14 @@ export type FundingSource = {
   decimals: number
   /** The Compact lock id (COMPACT), or the lock id of the allocator's tag over the token (PERMIT2: only the low 160 bits matter). */
   lockId: bigint
+  /** Raw units of `token` taken from the user. */
   amount: bigint
+  /** The requested (destination) token this source pays for (absent: a source of the same token). */
+  forToken?: Address | undefined
+  /** What it pays for, in raw units of the requested token (absent: `amount`, same token). */
+  value?: bigint | undefined
+  /** SAME token, WRAP (ETH <-> WETH, 1:1) or SWAP (converted at the price table, swap fee). */
+  kind?: 'SAME' | 'WRAP' | 'SWAP' | undefined
 }
 
 /**
