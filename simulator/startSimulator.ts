@@ -29,6 +29,8 @@ export type StartSimulatorParameters = {
   /** chainId → RPC URL to fork. */
   forks?: Record<number, string> | undefined
   quoteTtlSeconds?: number | undefined
+  /** Swap fee in basis points of the swapped value (`--swap-fee-bps`, default 10; docs/quoting.md). */
+  swapFeeBps?: number | undefined
   /** Write the manifest as JSON to this path once the service listens. */
   manifestPath?: string | undefined
   faults?: Faults | undefined
@@ -99,6 +101,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       allocatorSigner: devnet.keys.allocator.account,
       clock: devnet,
       ttlSeconds: quoteTtlSeconds,
+      swapFeeBps: parameters.swapFeeBps,
       prices,
       faults,
     })

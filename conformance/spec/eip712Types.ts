@@ -140,7 +140,8 @@ export const BATCH_COMPACT_TYPES = {
 
 /**
  * `EIP712Domain` with name, version and verifyingContract but no chainId: the IntentEmissary's
- * domain (one enable signature is valid on every chain; docs/emissary.md).
+ * domain (one enable signature is valid on every chain; docs/emissary.md). For the spec's
+ * `emissaryConfig` (spec: Resources › Account).
  */
 export const EIP712_DOMAIN_TYPES_NO_CHAIN_ID = [
   { name: 'name', type: 'string' },
@@ -151,7 +152,8 @@ export const EIP712_DOMAIN_TYPES_NO_CHAIN_ID = [
 /**
  * `EmissaryEnable`: what the allocator (`emissaryEnable.allocatorSig`) and the account
  * (`emissaryEnable.userSig`) both sign to enable an `emissaryConfig` on the IntentEmissary
- * (domain `{name 'IntentEmissary', version '1', verifyingContract}`, no chainId).
+ * (domain `{name 'IntentEmissary', version '1', verifyingContract}`, no chainId). The spec names
+ * `emissaryConfig.emissaryEnable` (spec: Resources › Account); these fields are ours (docs/emissary.md).
  */
 export const EMISSARY_ENABLE_TYPES = {
   EmissaryEnable: [

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { DevnetManifest } from '../../conformance/spec'
+import { AlpsRouteResponse, DevnetManifest } from '../../conformance/spec'
 
 const bin = join(__dirname, '..', '..', 'bin', 'intent-devnet.js')
 
@@ -15,12 +15,25 @@ function childPids(pid: number): number[] {
 }
 
 describe('intent-devnet up (the real CLI)', () => {
+  it('refuses a swap fee outside 0–9999 bps before starting anything', async () => {
+    const child = spawn(process.execPath, [bin, 'up', '--port', '0', '--swap-fee-bps', '10000'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+    expect(code).not.toBe(0)
+    expect(output).toContain('--swap-fee-bps must be a whole number of basis points from 0 to 9999')
+  })
+
   it('boots the devnet, serves it, writes the manifest, and stops every Anvil on SIGTERM', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'up-'))
     const manifestPath = join(dir, 'manifest.json')
     const child = spawn(
       process.execPath,
-      [bin, 'up', '--port', '0', '--chains', '10,8453', '--manifest', manifestPath],
+      [bin, 'up', '--port', '0', '--chains', '10,8453', '--swap-fee-bps', '25', '--manifest', manifestPath],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -47,6 +60,29 @@ describe('intent-devnet up (the real CLI)', () => {
       const manifest = DevnetManifest.parse(JSON.parse(readFileSync(manifestPath, 'utf8')))
       expect(manifest.service.baseUrl).toBe(baseUrl)
       expect(manifest.chains.map((c) => c.chainId)).toEqual([10, 8453])
+
+      // --swap-fee-bps reaches quoting: 100 USDC bought with WETH (the only token allowed) costs
+      // a swap fee of 25 bps of the value swapped (a little over 100 USDC, fees included).
+      const usdc = manifest.chains[1]?.tokens.find((t) => t.symbol === 'USDC')?.address
+      const quote = await fetch(`${baseUrl}/intents/route`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': 'devnet-key',
+          'x-api-version': '2026-01.alps',
+        },
+        body: JSON.stringify({
+          destinationChainId: 8453,
+          tokenRequests: [{ tokenAddress: usdc, amount: '100000000' }],
+          account: { address: manifest.accounts[0]?.address, accountType: 'EOA' },
+          accountAccessList: { tokens: ['WETH'] },
+        }),
+      })
+      expect(quote.status).toBe(200)
+      const body = AlpsRouteResponse.parse(await quote.json())
+      const swapFee = BigInt(body.intentCost.tokensReceived[0]?.feeBreakdown.swapFee ?? -1)
+      expect(swapFee).toBeGreaterThanOrEqual(250_000n)
+      expect(swapFee).toBeLessThanOrEqual(260_000n)
 
       const anvils = childPids(child.pid!)
       expect(anvils.length).toBe(2)

@@ -117,6 +117,13 @@ const parseSeconds = (value: string): number => {
   return seconds
 }
 
+const parseBps = (value: string): number => {
+  const bps = Number(value)
+  if (!Number.isSafeInteger(bps) || bps < 0 || bps > 9999)
+    throw new Error(`--swap-fee-bps must be a whole number of basis points from 0 to 9999, got ${value}`)
+  return bps
+}
+
 type UpOptions = {
   port: number
   host: string
@@ -126,6 +133,7 @@ type UpOptions = {
   stateDir?: string
   fork: Record<number, string>
   quoteTtl?: number
+  swapFeeBps?: number
   manifest?: string
 }
 
@@ -144,6 +152,7 @@ export function register(program: Command): void {
     .option('--state-dir <dir>', "keep chain state and the service's durable data here across restarts")
     .option('--fork <chain=url>', 'fork that chain from an RPC URL (repeatable)', collectFork, {})
     .option('--quote-ttl <seconds>', 'lifetime of a blanc quote (default 300)', parseSeconds)
+    .option('--swap-fee-bps <bps>', 'swap fee, in basis points of the value swapped (default 10)', parseBps)
     .option(
       '--manifest <path>',
       'write the devnet manifest (chains, contracts, accounts, keys) as JSON to this file',
@@ -160,6 +169,7 @@ export function register(program: Command): void {
         stateDir: options.stateDir,
         forks: options.fork,
         quoteTtlSeconds: options.quoteTtl,
+        swapFeeBps: options.swapFeeBps,
         manifestPath: options.manifest,
       })
       const manifest = sim.manifest()
