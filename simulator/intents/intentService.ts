@@ -167,13 +167,13 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
         )
       const quoted = stored.quote
       const signed: SignedIntent = {
-        intentOp: quoted.intentOp,
+        intentOp: await quoted.signedIntentOp(),
         originSignatures: request.signatures.origin as Hex[],
         destinationSignature: request.signatures.destination as Hex,
         setupOps: quoted.account.setupOps.map((op) => ({ to: getAddress(op.to), data: op.data })),
       }
       try {
-        refuseDuplicate(quoted.intentOp)
+        refuseDuplicate(signed.intentOp)
         await check(signed, true)
         if (request.options?.dryRun) {
           const simulation = await settlement.simulate(signed)

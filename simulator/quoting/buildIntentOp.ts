@@ -51,6 +51,21 @@ export type BuildIntentOpParameters = {
   server: PrivateKeyAccount
   nonce?: bigint | undefined
   targetExecutionNonce?: bigint | undefined
+  /**
+   * Sign now (default), or leave `intentOp.serverSignature` as `0x` and sign when `signed()` is
+   * first called: a blanc quote's IntentOp stays on the server, so only the route that is
+   * submitted ever needs the server's signature.
+   */
+  signNow?: boolean | undefined
+}
+
+/** An IntentOp as quoted, the typed data the user signs, and the IntentOp with its server signature. */
+export type BuiltIntentOp = {
+  /** Signed when built with `signNow` (the default); otherwise `serverSignature` is `0x`. */
+  intentOp: IntentOp
+  signData: QuotedSignData
+  /** The IntentOp with its server signature (signed once, on the first call, when not signed yet). */
+  signed(): Promise<IntentOp>
 }
 
 /** Seconds the relayer has to fill after the quote expires, and to claim after the fill deadline. */
@@ -62,9 +77,7 @@ export const CLAIM_WINDOW_SECONDS = 3600
  * element per origin chain, real lock ids, the Mandate, the qualifier), signs it with the server
  * key, and makes the typed data the user signs (blanc `signData`).
  */
-export async function buildIntentOp(
-  parameters: BuildIntentOpParameters,
-): Promise<{ intentOp: IntentOp; signData: QuotedSignData }> {
+export async function buildIntentOp(parameters: BuildIntentOpParameters): Promise<BuiltIntentOp> {
   const { plan, requests, account, recipient, destinationChainId, now, ttlSeconds, settlementLayer } =
     parameters
   const nonce = (parameters.nonce ?? randomNonce()).toString()
@@ -124,8 +137,15 @@ export async function buildIntentOp(
     signedMetadata: parameters.signedMetadata,
     targetExecutionNonce,
   }
-  const serverSignature = await signServerSignature(unsigned, parameters.server)
-  const intentOp: IntentOp = { ...unsigned, serverSignature }
+  let signing: Promise<IntentOp> | undefined
+  const signed = () => {
+    signing ??= signServerSignature(unsigned, parameters.server).then((serverSignature) => ({
+      ...unsigned,
+      serverSignature,
+    }))
+    return signing
+  }
+  const intentOp = parameters.signNow === false ? unsigned : await signed()
 
   // COMPACT: one MultichainCompact over every element, the same typed data for each (built once).
   const compact = plan.method === 'COMPACT' ? compactTypedData(intentOp) : undefined
@@ -142,5 +162,5 @@ export async function buildIntentOp(
         }
       : {}),
   }
-  return { intentOp, signData }
+  return { intentOp, signData, signed }
 }

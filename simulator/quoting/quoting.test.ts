@@ -220,7 +220,13 @@ describe('blanc routes', () => {
     for (const route of response.routes) {
       const stored = quoting.quotes.get(route.intentId)?.quote as QuotedIntent
       expect(stored).toBeDefined()
-      expect(await verifyServerSignature(stored.intentOp, devnet.keys.server.address)).toBe(true)
+      // A blanc route's IntentOp is signed by the server only when it is submitted (it never leaves
+      // the server): unsigned in the store, then signed over the very same fields.
+      expect(stored.intentOp.serverSignature).toBe('0x')
+      const signedOp = await stored.signedIntentOp()
+      expect({ ...signedOp, serverSignature: '0x' }).toEqual(stored.intentOp)
+      expect(await verifyServerSignature(signedOp, devnet.keys.server.address)).toBe(true)
+      expect(await stored.signedIntentOp()).toBe(signedOp)
       // Lock ids with a non-zero top byte (the SDK slices toHex(id)).
       for (const e of stored.intentOp.elements)
         for (const [id] of e.idsAndAmounts) expect(BigInt(id) >> 248n).not.toBe(0n)

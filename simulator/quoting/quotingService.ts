@@ -193,17 +193,22 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
     const swap = { userBps: sponsorship.swap ? 0n : swapFeeBps, price: (s: string) => prices.get(s) }
 
     const methods: FundingMethod[] = ['PERMIT2', 'COMPACT']
-    const plans = methods.flatMap((method) =>
-      planFunding({
-        holdings,
-        requests,
-        destinationChainId,
-        method,
-        access: request.accountAccessList,
-        needFor,
-        swap,
-      }),
-    )
+    const planAll = (withSwaps: boolean) =>
+      methods.flatMap((method) =>
+        planFunding({
+          holdings,
+          requests,
+          destinationChainId,
+          method,
+          access: request.accountAccessList,
+          needFor,
+          ...(withSwaps ? { swap } : {}),
+        }),
+      )
+    // blanc lists every plan; alps takes a plan without swaps when there is one (pickAlps), so it
+    // looks for swaps only when the requested tokens alone cannot fund the request.
+    let plans = planAll(all)
+    if (!all && !plans.length) plans = planAll(true)
     const missing = plans.length
       ? undefined
       : shortfall({ holdings, requests, access: request.accountAccessList, needFor, swap })
@@ -286,7 +291,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
           },
           ...(request.preClaimExecutions ? { preClaimExecutions: request.preClaimExecutions } : {}),
         }
-        const { intentOp, signData } = await buildIntentOp({
+        const { intentOp, signData, signed } = await buildIntentOp({
           plan,
           requests,
           account,
@@ -300,6 +305,8 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
           settlementLayer: 'INTENT_ARBITER',
           signedMetadata,
           server,
+          // blanc routes stay on the server: only the one submitted is signed (at submission).
+          signNow: !all,
         })
         const intentCost = buildIntentCost({
           plan,
@@ -313,6 +320,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
         })
         const quoted: QuotedIntent = {
           intentOp,
+          signedIntentOp: signed,
           signData,
           fundingMethod: plan.method,
           settlementLayer: 'INTENT_ARBITER',

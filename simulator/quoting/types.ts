@@ -67,7 +67,13 @@ export type FundingSource = {
  * `verifyServerSignature(intentOp, serverAddress)` (simulator/signing/serverSignature.ts).
  */
 export type QuotedIntent = {
+  /**
+   * The IntentOp as quoted. An alps quote's is signed (it is the response); a blanc quote's
+   * `serverSignature` is `0x` until {@link QuotedIntent.signedIntentOp} is called, at submission.
+   */
   intentOp: IntentOp
+  /** The IntentOp with its server signature (signed on the first call if it was not yet). */
+  signedIntentOp(): Promise<IntentOp>
   signData: QuotedSignData
   fundingMethod: FundingMethod
   settlementLayer: SettlementLayer
