@@ -32,6 +32,22 @@ export const toOp = (executions: readonly ExecutionInput[] | undefined): OpJson 
       }
     : EMPTY_OP
 
+const qualifierValues = new Map<string, Hex>()
+
+/** `qualifier.encodedVal`: abi.encode(settlementLayer, fundingMethod, using7579) (a few values, each encoded once). */
+function qualifierValue(settlementLayer: string, fundingMethod: string, using7579: boolean): Hex {
+  const key = `${settlementLayer}|${fundingMethod}|${using7579}`
+  let value = qualifierValues.get(key)
+  if (value === undefined) {
+    value = encodeAbiParameters(
+      [{ type: 'string' }, { type: 'string' }, { type: 'bool' }],
+      [settlementLayer, fundingMethod, using7579],
+    )
+    qualifierValues.set(key, value)
+  }
+  return value
+}
+
 /** Parameters of {@link buildIntentOp}. */
 export type BuildIntentOpParameters = {
   plan: FundingPlan
@@ -95,10 +111,7 @@ export async function buildIntentOp(parameters: BuildIntentOpParameters): Promis
     using7579: account.isSmartAccount,
     gasRefund: { token: NO_GAS_REFUND.token, exchangeRate: 0, overhead: 0 },
   }
-  const encodedVal = encodeAbiParameters(
-    [{ type: 'string' }, { type: 'string' }, { type: 'bool' }],
-    [settlementLayer, plan.method, account.isSmartAccount],
-  )
+  const encodedVal = qualifierValue(settlementLayer, plan.method, account.isSmartAccount)
 
   const elements: Element[] = plan.chainIds.map((chainId) => {
     const idsAndAmounts = new Map<bigint, bigint>()

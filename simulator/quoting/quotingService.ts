@@ -154,18 +154,21 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
     ) as Record<number, bigint>
     const ethPrice = price('ETH')
 
+    /** Lock ids a plan takes per origin chain (the number of requests when there is no plan yet). */
+    const idsPerChain = (chainIds: number[], plan?: FundingPlan) =>
+      chainIds.map((chainId) =>
+        plan
+          ? new Set(
+              plan.allocations.flatMap((a) =>
+                a.sources.filter((s) => s.chainId === chainId).map((s) => s.lockId),
+              ),
+            ).size
+          : requests.length,
+      )
     const costOf = (chainIds: number[], plan?: FundingPlan) => {
+      const ids = idsPerChain(chainIds, plan)
       const gas = estimateGas({
-        origins: chainIds.map((chainId) => ({
-          chainId,
-          ids: plan
-            ? new Set(
-                plan.allocations.flatMap((a) =>
-                  a.sources.filter((s) => s.chainId === chainId).map((s) => s.lockId),
-                ),
-              ).size
-            : requests.length,
-        })),
+        origins: chainIds.map((chainId, i) => ({ chainId, ids: ids[i] ?? 0 })),
         destinationChainId,
         minGas,
         gasPrices,
@@ -185,11 +188,21 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
       )
       return { gas, fees }
     }
-    // The planner adds the swap fee itself (it depends on how much is swapped).
-    const needFor = (chainIds: number[], plan?: FundingPlan) =>
-      costOf(chainIds, plan).fees.map(
-        (f, i) => (requests[i]?.amount ?? 0n) + sumFees(f.user) - f.user.swapFee,
-      )
+    // The planner adds the swap fee itself (it depends on how much is swapped). Without it, the
+    // need depends only on the chains and the lock ids per chain: the planner asks for the same
+    // ones again and again while it settles each plan, so they are computed once per quote.
+    const needs = new Map<string, bigint[]>()
+    const needFor = (chainIds: number[], plan?: FundingPlan) => {
+      const key = `${chainIds.join(',')}|${idsPerChain(chainIds, plan).join(',')}`
+      let need = needs.get(key)
+      if (!need) {
+        need = costOf(chainIds, plan).fees.map(
+          (f, i) => (requests[i]?.amount ?? 0n) + sumFees(f.user) - f.user.swapFee,
+        )
+        needs.set(key, need)
+      }
+      return need
+    }
     const swap = { userBps: sponsorship.swap ? 0n : swapFeeBps, price: (s: string) => prices.get(s) }
 
     const methods: FundingMethod[] = ['PERMIT2', 'COMPACT']
