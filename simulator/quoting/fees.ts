@@ -1,4 +1,4 @@
-import { PRICE_SCALE, priceE8 } from './prices'
+import { PRICE_SCALE, pow10, priceE8 } from './prices'
 
 /** The five fee parts of the spec's FeeParts, in raw units of one token. */
 export type FeeParts = {
@@ -72,7 +72,7 @@ export function weiToToken(
   ethPrice: number,
   token: { decimals: number; price: number },
 ): bigint {
-  const numerator = wei * priceE8(ethPrice) * 10n ** BigInt(token.decimals)
+  const numerator = wei * priceE8(ethPrice) * pow10(token.decimals)
   const denominator = 10n ** 18n * priceE8(token.price)
   return denominator === 0n ? 0n : ceilDiv(numerator, denominator)
 }

@@ -100,7 +100,37 @@ function candidates(
   order: readonly number[],
   request: PlanRequest,
   swap: SwapSettings,
-): { direct: Candidate[]; swaps: Candidate[] } {
+): Candidates {
+  // The planner asks again and again for the same lists while it settles each plan: they depend
+  // only on these holdings, the chains, the requested symbol and the swap settings (read-only).
+  let bySettings = candidateCache.get(holdings)
+  if (!bySettings) {
+    bySettings = new WeakMap()
+    candidateCache.set(holdings, bySettings)
+  }
+  let byKey = bySettings.get(swap)
+  if (!byKey) {
+    byKey = new Map()
+    bySettings.set(swap, byKey)
+  }
+  const key = `${order.join(',')}|${request.symbol}`
+  let found = byKey.get(key)
+  if (!found) {
+    found = findCandidates(holdings, order, request, swap)
+    byKey.set(key, found)
+  }
+  return found
+}
+
+type Candidates = { readonly direct: readonly Candidate[]; readonly swaps: readonly Candidate[] }
+const candidateCache = new WeakMap<readonly ChainHoldings[], WeakMap<SwapSettings, Map<string, Candidates>>>()
+
+function findCandidates(
+  holdings: readonly ChainHoldings[],
+  order: readonly number[],
+  request: PlanRequest,
+  swap: SwapSettings,
+): Candidates {
   const direct: Candidate[] = []
   const swaps: Candidate[] = []
   const canSwap = swap.price(request.symbol) !== undefined
@@ -177,7 +207,7 @@ function allocate(parameters: {
     }
     if (d > D || s > W) return undefined
     const sources: FundingSource[] = []
-    const take = (list: Candidate[], total: bigint) => {
+    const take = (list: readonly Candidate[], total: bigint) => {
       let want = total
       for (const c of list) {
         if (want === 0n) break
@@ -326,7 +356,7 @@ export function shortfall(parameters: {
     const need = needs[r] ?? request.amount
     const { direct, swaps } = candidates(holdings, order, request, swap)
     const to = { decimals: request.token.decimals, price: swap.price(request.symbol) ?? 0 }
-    const sum = (list: Candidate[], method: FundingMethod) =>
+    const sum = (list: readonly Candidate[], method: FundingMethod) =>
       list.reduce(
         (s, c) =>
           s +

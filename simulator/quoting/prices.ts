@@ -62,9 +62,14 @@ export const PRICE_SCALE = 100_000_000n
 /** A USD price as an integer of 1e-8 USD. */
 export const priceE8 = (price: number): bigint => BigInt(Math.round(price * 1e8))
 
+const POWERS_OF_TEN = Array.from({ length: 78 }, (_, i) => 10n ** BigInt(i))
+
+/** 10^decimals as a bigint (a table for the decimals tokens have, 0–77; computed beyond). */
+export const pow10 = (decimals: number): bigint => POWERS_OF_TEN[decimals] ?? 10n ** BigInt(decimals)
+
 /** The value of `raw` units of a token in micro-USD (integer, rounded down). */
 export function microUsd(raw: bigint, decimals: number, price: number): bigint {
-  return (raw * priceE8(price)) / (10n ** BigInt(decimals) * 100n)
+  return (raw * priceE8(price)) / (pow10(decimals) * 100n)
 }
 
 /** micro-USD as a JSON number of USD. */

@@ -1,7 +1,7 @@
 import { type Address, zeroAddress } from 'viem'
 import type { TokenInfo } from '../../contracts/addresses'
 import { bps } from './fees'
-import { priceE8 } from './prices'
+import { pow10, priceE8 } from './prices'
 
 /**
  * Native ether as a token: the zero address (The Compact's lock id token for native deposits,
@@ -51,9 +51,9 @@ export type PricedToken = { decimals: number; price: number }
  */
 export function valueCovered(raw: bigint, kind: SourceKind, from: PricedToken, to: PricedToken): bigint {
   if (kind !== 'SWAP') return raw
-  const denominator = priceE8(to.price) * 10n ** BigInt(from.decimals)
+  const denominator = priceE8(to.price) * pow10(from.decimals)
   if (denominator === 0n) return 0n
-  return (raw * priceE8(from.price) * 10n ** BigInt(to.decimals)) / denominator
+  return (raw * priceE8(from.price) * pow10(to.decimals)) / denominator
 }
 
 /**
@@ -62,8 +62,8 @@ export function valueCovered(raw: bigint, kind: SourceKind, from: PricedToken, t
  */
 export function amountFor(value: bigint, kind: SourceKind, from: PricedToken, to: PricedToken): bigint {
   if (kind !== 'SWAP') return value
-  const numerator = value * priceE8(to.price) * 10n ** BigInt(from.decimals)
-  const denominator = priceE8(from.price) * 10n ** BigInt(to.decimals)
+  const numerator = value * priceE8(to.price) * pow10(from.decimals)
+  const denominator = priceE8(from.price) * pow10(to.decimals)
   return (numerator + denominator - 1n) / denominator
 }
 
