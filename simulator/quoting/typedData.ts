@@ -97,6 +97,19 @@ function qualifierHash(encodedVal: Hex): Hex {
 
 const mandateHasher = createStructHasher(MANDATE_TYPES)
 
+const COMPACT_TYPED_DATA_TYPES = typesWithDomain({
+  EIP712Domain: EIP712_DOMAIN_TYPES,
+  ...MULTICHAIN_COMPACT_TYPES,
+})
+const PERMIT2_TYPED_DATA_TYPES = typesWithDomain({
+  EIP712Domain: EIP712_DOMAIN_TYPES_NO_VERSION,
+  ...PERMIT_BATCH_WITNESS_TYPES,
+})
+const SINGLE_CHAIN_OPS_TYPED_DATA_TYPES = typesWithDomain({
+  EIP712Domain: EIP712_DOMAIN_TYPES,
+  ...SINGLE_CHAIN_OPS_TYPES,
+})
+
 /** hashStruct(Mandate): the witness the arbiter and the Compact compute (type hashes computed once). */
 export function hashMandate(mandate: MandateJson): Hex {
   return mandateHasher.hashStruct('Mandate', mandateMessage(mandate))
@@ -115,7 +128,7 @@ export function compactTypedData(
       chainId: Number(first.chainId),
       verifyingContract: addresses.compact,
     },
-    types: copyTypes({ EIP712Domain: EIP712_DOMAIN_TYPES, ...MULTICHAIN_COMPACT_TYPES }),
+    types: COMPACT_TYPED_DATA_TYPES,
     primaryType: 'MultichainCompact',
     message: {
       sponsor: intentOp.sponsor,
@@ -139,7 +152,7 @@ export function compactTypedData(
 export function permit2TypedData(element: ElementJson, nonce: string, expires: string): TypedDataJson {
   return {
     domain: { name: 'Permit2', chainId: Number(element.chainId), verifyingContract: addresses.permit2 },
-    types: copyTypes({ EIP712Domain: EIP712_DOMAIN_TYPES_NO_VERSION, ...PERMIT_BATCH_WITNESS_TYPES }),
+    types: PERMIT2_TYPED_DATA_TYPES,
     primaryType: 'PermitBatchWitnessTransferFrom',
     message: {
       permitted: element.idsAndAmounts.map(([id, amount]) => ({ token: tokenOfId(id), amount })),
@@ -178,14 +191,19 @@ export function singleChainOpsTypedData(parameters: SingleChainOpsParameters): T
       chainId: destinationChainId,
       verifyingContract: executor,
     },
-    types: copyTypes({ EIP712Domain: EIP712_DOMAIN_TYPES, ...SINGLE_CHAIN_OPS_TYPES }),
+    types: SINGLE_CHAIN_OPS_TYPED_DATA_TYPES,
     primaryType: 'SingleChainOps',
     message: { account, nonce, op, gasRefund },
   }
 }
 
-function copyTypes<T extends Record<string, readonly { name: string; type: string }[]>>(types: T) {
-  return Object.fromEntries(Object.entries(types).map(([k, v]) => [k, v.map((f) => ({ ...f }))])) as {
-    [K in keyof T]: { name: string; type: string }[]
-  }
+/**
+ * The `types` of each typed data the service hands out, with `EIP712Domain`: plain copies of the
+ * shared definitions, made once and deeply frozen, so every quote can carry the same objects
+ * (they go out as JSON; nobody can change them in between).
+ */
+function typesWithDomain<T extends Record<string, readonly { name: string; type: string }[]>>(types: T) {
+  return deepFreeze(
+    Object.fromEntries(Object.entries(types).map(([k, v]) => [k, v.map((f) => ({ ...f }))])),
+  ) as { [K in keyof T]: { name: string; type: string }[] }
 }
