@@ -285,6 +285,9 @@ export function planFunding(parameters: {
   const { holdings, requests, destinationChainId, method, access, needFor } = parameters
   const swap = parameters.swap ?? NO_SWAPS
   const plans: FundingPlan[] = []
+  // Nothing this method can move (say, no Permit2 allowance at all): no plan, nothing to try.
+  if (!holdings.some((chain) => chain.tokens.some((h) => spendable(chain.chainId, h, method, access) > 0n)))
+    return plans
   const keys = new Set<string>()
   const add = (plan: FundingPlan | undefined) => {
     if (!plan) return
