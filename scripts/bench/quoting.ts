@@ -6,7 +6,10 @@
  * The load generator (autocannon) runs in a child process, so it does not share the servers'
  * event loop; the servers (bare route, service, its quoting) share this process's main thread.
  *
- *   npx tsx scripts/bench/quoting.ts [--duration 5]
+ *   npx tsx scripts/bench/quoting.ts [--duration 5] [--rounds 1]
+ *
+ * With several rounds every row is measured once per round (all rows in turn), and the table gives
+ * medians; the ratio to the bare route is taken per round, against the bare route of that round.
  */
 import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
@@ -20,7 +23,12 @@ import { startDevnet } from '../../simulator/devnet/startDevnet'
 import { buildApp } from '../../simulator/http/app'
 import { createQuotingService } from '../../simulator/quoting/quotingService'
 
-const duration = Number(process.argv[process.argv.indexOf('--duration') + 1] || 5) || 5
+const argument = (name: string, fallback: number) => {
+  const index = process.argv.indexOf(`--${name}`)
+  return index >= 0 ? Number(process.argv[index + 1]) || fallback : fallback
+}
+const duration = argument('duration', 5)
+const rounds = argument('rounds', 1)
 const devnet = await startDevnet({ chainIds: [1, 8453], accountCount: 8 })
 const quoting = createQuotingService({
   chains: devnet.chains,
@@ -147,50 +155,90 @@ const targets = [
     bodies,
   },
 ]
-const rows: string[] = []
-const wire: string[] = []
+type Measure = { rps: number; p50: number; p99: number; busy: number; errors: number }
+const measures = new Map<string, Measure[]>()
+const wire = new Map<string, number[]>()
 const loads: number[] = []
+for (let round = 0; round < rounds; round++)
+  for (const target of targets)
+    for (const connections of [1, 32]) {
+      loads.push(loadavg()[0] ?? 0)
+      const options = {
+        url: target.url,
+        method: 'POST' as const,
+        headers: target.headers,
+        body: target.body,
+        bodies: 'bodies' in target ? target.bodies : undefined,
+        connections,
+      }
+      await load({ ...options, duration: 1 }) // warm-up (JIT, sockets), not counted
+      const tripsBefore = quoting.rpcRoundTrips()
+      const quotesBefore = quotesAnswered
+      const eluBefore = performance.eventLoopUtilization()
+      const result = await load({ ...options, duration })
+      // Time this thread (bare route, service, quoting) was busy, per answered request.
+      const busy = performance.eventLoopUtilization(eluBefore).active / Math.max(1, result.requests.total)
+      const key = `${target.name}|${connections}`
+      const list = measures.get(key) ?? []
+      list.push({
+        rps: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        busy,
+        errors: result.errors + result.non2xx,
+      })
+      measures.set(key, list)
+      // Every JSON-RPC request the quoting clients sent for the run's quotes, over those quotes
+      // (after the quotes still in flight when autocannon stopped are done).
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      if (target.name.startsWith('POST /intents/route'))
+        wire.set(key, [
+          ...(wire.get(key) ?? []),
+          (quoting.rpcRoundTrips() - tripsBefore) / (quotesAnswered - quotesBefore),
+        ])
+      console.error(
+        `round ${round + 1}: ${target.name}, ${connections} conn.: ${Math.round(result.requests.average)} req/s`,
+      )
+    }
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((x, y) => x - y)
+  const mid = sorted.length >> 1
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+}
+const bareRps = measures.get('bare Fastify POST|32')?.map((m) => m.rps) ?? []
+console.log(
+  `Quoting bench (${new Date().toISOString().slice(0, 10)}, 2 chains, ${rounds} round(s) of ${duration} s per row, medians; loopback, shared 2-core box; load average at row starts ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)})\n`,
+)
+console.log(
+  '| target | connections | req/s | p50 ms | p99 ms | server thread busy, ms/request | ÷ bare route (per round) | errors |',
+)
+console.log('|---|---|---|---|---|---|---|---|')
 for (const target of targets)
   for (const connections of [1, 32]) {
-    loads.push(loadavg()[0] ?? 0)
-    const options = {
-      url: target.url,
-      method: 'POST' as const,
-      headers: target.headers,
-      body: target.body,
-      bodies: 'bodies' in target ? target.bodies : undefined,
-      connections,
-    }
-    await load({ ...options, duration: 1 }) // warm-up (JIT, sockets), not counted
-    const tripsBefore = quoting.rpcRoundTrips()
-    const quotesBefore = quotesAnswered
-    const eluBefore = performance.eventLoopUtilization()
-    const result = await load({ ...options, duration })
-    // Time this thread (bare route, service, quoting) was busy, per answered request.
-    const busy = performance.eventLoopUtilization(eluBefore).active / Math.max(1, result.requests.total)
-    const errors = result.errors + result.non2xx
-    rows.push(
-      `| ${target.name} | ${connections} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${target.url.startsWith(devnet.chain(8453).rpcUrl) ? '–' : busy.toFixed(3)} | ${errors} |`,
+    const list = measures.get(`${target.name}|${connections}`) ?? []
+    const isRpc = target.url.startsWith(devnet.chain(8453).rpcUrl)
+    // The ratio to the bare route measured in the same round (minutes apart at most).
+    const ratios =
+      connections === 32 && target.name.startsWith('POST')
+        ? list.map((m, i) => m.rps / (bareRps[i] ?? Number.NaN)).map((r) => r.toFixed(3))
+        : []
+    console.log(
+      `| ${target.name} | ${connections} | ${Math.round(median(list.map((m) => m.rps)))} | ${median(list.map((m) => m.p50))} | ${median(list.map((m) => m.p99))} | ${isRpc ? '–' : median(list.map((m) => m.busy)).toFixed(3)} | ${ratios.join(', ') || '–'} | ${list.reduce((s, m) => s + m.errors, 0)} |`,
     )
-    // Every JSON-RPC request the quoting clients sent for the run's quotes, over those quotes
-    // (after the quotes still in flight when autocannon stopped are done).
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    if (target.name.startsWith('POST /intents/route'))
-      wire.push(
-        `${target.name.slice(20)} ${connections}: ${((quoting.rpcRoundTrips() - tripsBefore) / (quotesAnswered - quotesBefore)).toFixed(2)}`,
-      )
-    console.error(rows.at(-1))
   }
-console.log(
-  `Quoting bench (${new Date().toISOString().slice(0, 10)}, 2 chains, ${duration} s per row, loopback, shared 2-core box; load average at each row start: ${loads.map((l) => l.toFixed(1)).join(', ')})\n`,
-)
-console.log('| target | connections | req/s | p50 ms | p99 ms | server thread busy, ms/request | errors |')
-console.log('|---|---|---|---|---|---|---|')
-for (const row of rows) console.log(row)
 console.log(
   `\nRPC round trips per quote: alps ${alpsTrips}, blanc ${blancTrips} (2 chains: one Multicall3 eth_call per chain).`,
 )
-console.log(`Round trips on the wire per answered quote, whole runs (connections): ${wire.join('; ')}.`)
+console.log(
+  `Round trips on the wire per answered quote, whole runs (connections, per round): ${[...wire]
+    .map(
+      ([key, values]) => `${key.slice(20).replace('|', ' ')}: ${values.map((v) => v.toFixed(2)).join('/')}`,
+    )
+    .join('; ')}.`,
+)
 await app.close()
 await bare.close()
 await devnet.stop()
