@@ -333,11 +333,19 @@ export function planFunding(parameters: {
     plans.push(plan)
   }
   /** Single-chain plans with these swap settings; if none works, one multi-chain split. */
+  // Chains that fund every request alone with the requested tokens: there, a swap round's "same
+  // first" plan is that very plan (nothing left to swap), so it is not computed again.
+  const fundedAlone = new Set<number>()
   const round = (settings: SwapSettings, preferences: readonly Preference[]) => {
     const before = plans.length
     const base = { holdings, requests, method, access, swap: settings, needFor }
     for (const chain of holdings)
-      for (const prefer of preferences) add(settle({ ...base, order: [chain.chainId], prefer }))
+      for (const prefer of preferences) {
+        if (settings !== NO_SWAPS && prefer === 'same' && fundedAlone.has(chain.chainId)) continue
+        const plan = settle({ ...base, order: [chain.chainId], prefer })
+        if (plan && settings === NO_SWAPS) fundedAlone.add(chain.chainId)
+        add(plan)
+      }
     if (plans.length > before) return
     const total = (chainId: number) =>
       requests.reduce((sum, r) => {
