@@ -32,6 +32,32 @@ describe('quoteStore (spec: States, rule 3)', () => {
     expect(quotes.get(b.intentId)).toBeUndefined()
     expect(quotes.size).toBe(0)
   })
+
+  it('forgets expired quotes as new ones are made, oldest first', () => {
+    const clock = createSystemClock()
+    const quotes = createQuoteStore<number>({ clock, ttlSeconds: 60 })
+    for (let i = 0; i < 10; i++) quotes.put(i)
+    clock.advance(30)
+    const later = quotes.put(10)
+    clock.advance(30) // the first ten expire now; the last one in 30 s
+    quotes.put(11)
+    expect(quotes.size).toBe(2)
+    expect(quotes.get(later.intentId)?.quote).toBe(10)
+  })
+
+  it('keeps at most maxQuotes: the oldest are forgotten (a submit for them is 404)', () => {
+    const quotes = createQuoteStore<number>({ clock: createSystemClock(), ttlSeconds: 300, maxQuotes: 3 })
+    const made = [0, 1, 2, 3, 4].map((n) => quotes.put(n))
+    expect(quotes.size).toBe(3)
+    expect(made.map((m) => quotes.get(m.intentId)?.quote)).toEqual([undefined, undefined, 2, 3, 4])
+    // A consumed quote put back counts again, and pushes the oldest out.
+    const taken = quotes.consume(made[2]!.intentId)!
+    quotes.put(5)
+    quotes.restore(taken)
+    expect(quotes.size).toBe(3)
+    expect(quotes.get(made[3]!.intentId)).toBeUndefined()
+    expect(quotes.get(taken.intentId)?.quote).toBe(2)
+  })
 })
 
 describe('lifecycle', () => {
