@@ -10,6 +10,7 @@
  *
  * With several rounds every row is measured once per round (all rows in turn), and the table gives
  * medians; the ratio to the bare route is taken per round, against the bare route of that round.
+ * Before the first round every target runs untimed for 3 s (steady state, not start-up).
  */
 import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
@@ -159,6 +160,17 @@ type Measure = { rps: number; p50: number; p99: number; busy: number; errors: nu
 const measures = new Map<string, Measure[]>()
 const wire = new Map<string, number[]>()
 const loads: number[] = []
+// Steady state: every target runs untimed for 3 s first (JIT, caches, sockets), then the rounds.
+for (const target of targets)
+  await load({
+    url: target.url,
+    method: 'POST',
+    headers: target.headers,
+    body: target.body,
+    bodies: 'bodies' in target ? target.bodies : undefined,
+    connections: 32,
+    duration: 3,
+  })
 for (let round = 0; round < rounds; round++)
   for (const target of targets)
     for (const connections of [1, 32]) {
