@@ -12,7 +12,7 @@ import type {
 import type { Faults } from '../faults'
 import type { IntentService } from '../http/domainServices'
 import { ApiError } from '../http/errorCodes'
-import type { QuotedIntent } from '../quoting/types'
+import type { StoredQuotedIntent } from '../quoting/types'
 import { mandateOf, type SignedIntent } from '../settlement/contractArgs'
 import type {
   Settlement,
@@ -32,7 +32,7 @@ export type CreateIntentServiceParameters = {
   /** The server key's address: alps intentOps must carry its signature. */
   serverAddress: Address
   /** The blanc quote store the quoting service fills (absent: every blanc submit is 404). */
-  quotes?: QuoteStore<QuotedIntent> | undefined
+  quotes?: QuoteStore<StoredQuotedIntent> | undefined
   /** Injected faults (`intents.accept-duplicate`). */
   faults?: Pick<Faults, 'has'> | undefined
 }
@@ -154,7 +154,7 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
     },
 
     async submitQuoted(intentId: string, request: BlancSubmitRequest): Promise<BlancSubmitResponse> {
-      const stored: StoredQuote<QuotedIntent> | undefined = quotes?.consume(intentId)
+      const stored: StoredQuote<StoredQuotedIntent> | undefined = quotes?.consume(intentId)
       // Fault: answer a repeated submit as if it were accepted (the rule says 404).
       const earlier = parameters.faults?.has('intents.accept-duplicate')
         ? store.getByIntentId(intentId)

@@ -11,13 +11,13 @@ export type CreateQuoteStoreParameters = {
   faults?: Pick<Faults, 'has'> | undefined
   /**
    * Most quotes kept (default {@link DEFAULT_MAX_QUOTES}); beyond it the oldest are forgotten, as
-   * if expired (a submit answers 404). A blanc route takes ~7 KB, and a load test quoting 800 times
-   * a second with 4 routes would otherwise hold ~1M routes (GBs) for a 300 s lifetime.
+   * if expired (a submit answers 404). A stored blanc route takes ~3 KB, and a load test quoting
+   * 800 times a second with 4 routes would otherwise hold ~1M routes (GBs) for a 300 s lifetime.
    */
   maxQuotes?: number | undefined
 }
 
-/** Quotes a store keeps at most, by default (~350 MB of blanc routes). */
+/** Quotes a store keeps at most, by default (~150 MB of blanc routes). */
 export const DEFAULT_MAX_QUOTES = 50_000
 
 /** A stored quote: the full intent stays on the server (spec: Differences between alps and blanc). */

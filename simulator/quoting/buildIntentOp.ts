@@ -48,6 +48,22 @@ function qualifierValue(settlementLayer: string, fundingMethod: string, using757
   return value
 }
 
+/**
+ * `() => the IntentOp with its server signature`, signed on the first call. Made here, not inside
+ * buildIntentOp, so that a stored blanc quote keeps only the IntentOp and the key alive, not
+ * everything buildIntentOp's scope held.
+ */
+function signOnce(unsigned: IntentOp, server: PrivateKeyAccount): () => Promise<IntentOp> {
+  let signing: Promise<IntentOp> | undefined
+  return () => {
+    signing ??= signServerSignature(unsigned, server).then((serverSignature) => ({
+      ...unsigned,
+      serverSignature,
+    }))
+    return signing
+  }
+}
+
 /** Parameters of {@link buildIntentOp}. */
 export type BuildIntentOpParameters = {
   plan: FundingPlan
@@ -150,14 +166,7 @@ export async function buildIntentOp(parameters: BuildIntentOpParameters): Promis
     signedMetadata: parameters.signedMetadata,
     targetExecutionNonce,
   }
-  let signing: Promise<IntentOp> | undefined
-  const signed = () => {
-    signing ??= signServerSignature(unsigned, parameters.server).then((serverSignature) => ({
-      ...unsigned,
-      serverSignature,
-    }))
-    return signing
-  }
+  const signed = signOnce(unsigned, parameters.server)
   const intentOp = parameters.signNow === false ? unsigned : await signed()
 
   // COMPACT: one MultichainCompact over every element, the same typed data for each (built once).

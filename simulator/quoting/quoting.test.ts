@@ -30,7 +30,7 @@ import type { ApiError } from '../http/errorCodes'
 import { isTrustedResponse } from '../http/trustedResponse'
 import { verifyServerSignature } from '../signing/serverSignature'
 import { createQuotingService, type QuotingServiceInstance } from './quotingService'
-import type { QuotedIntent } from './types'
+import type { StoredQuotedIntent } from './types'
 
 const require = createRequire(import.meta.url)
 const sdkDir = dirname(require.resolve('@rhinestone/sdk'))
@@ -218,8 +218,11 @@ describe('blanc routes', () => {
     // Same-token routes and swap routes (the account also holds WETH and USDT), all checked below.
     const kinds = new Set<string>()
     for (const route of response.routes) {
-      const stored = quoting.quotes.get(route.intentId)?.quote as QuotedIntent
+      const stored = quoting.quotes.get(route.intentId)?.quote as StoredQuotedIntent
       expect(stored).toBeDefined()
+      // The store keeps what a submission needs; the typed data and cost went out in the route.
+      expect(Object.keys(stored)).not.toContain('signData')
+      expect(Object.keys(stored)).not.toContain('intentCost')
       // A blanc route's IntentOp is signed by the server only when it is submitted (it never leaves
       // the server): unsigned in the store, then signed over the very same fields.
       expect(stored.intentOp.serverSignature).toBe('0x')
@@ -329,7 +332,7 @@ describe('blanc routes', () => {
         accountAccessList: { exclude: { tokens: ['WETH', 'ETH', 'USDT'] } },
       }),
     )
-    const stored = quoting.quotes.get(response.routes[0]?.intentId ?? '')?.quote as QuotedIntent
+    const stored = quoting.quotes.get(response.routes[0]?.intentId ?? '')?.quote as StoredQuotedIntent
     expect(stored.originChainIds).toEqual([8453, 1])
     expect(stored.intentOp.elements).toHaveLength(2)
     const signature = await account(0).account.signTypedData(response.routes[0]?.signData.origin[0] as never)

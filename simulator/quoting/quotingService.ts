@@ -31,6 +31,7 @@ import {
   type FundingSource,
   type QuotedAccount,
   type QuotedIntent,
+  type StoredQuotedIntent,
 } from './types'
 
 /** A chain the service quotes on (a DevnetChain fits). */
@@ -59,7 +60,7 @@ type Route = { quoted: QuotedIntent; userFeeMicroUsd: bigint }
 
 /** The quoting service, with its quote store, price table and RPC counter. */
 export type QuotingServiceInstance = QuotingService & {
-  quotes: QuoteStore<QuotedIntent>
+  quotes: QuoteStore<StoredQuotedIntent>
   prices: PriceTable
   /** JSON-RPC round trips (`eth_call`s) made by the last quote to finish (each quote counts its own, also under concurrency). */
   lastQuoteRpcRoundTrips(): number
@@ -79,7 +80,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
   const tokens = withNative(parameters.tokens ?? tokensByChain)
   const swapFeeBps = BigInt(parameters.swapFeeBps ?? FEE_MODEL.swapBps)
   if (swapFeeBps < 0n || swapFeeBps >= 10_000n) throw new RangeError('swapFeeBps must be in [0, 10000).')
-  const quotes = createQuoteStore<QuotedIntent>({ clock, ttlSeconds, faults: parameters.faults })
+  const quotes = createQuoteStore<StoredQuotedIntent>({ clock, ttlSeconds, faults: parameters.faults })
   const { chains, rpc } = createBalanceChains(
     parameters.chains.map((c) => ({ ...c, tokens: tokens[c.chainId] ?? [] })),
   )
@@ -452,7 +453,10 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
           },
         )
       }
-      const routes = result.routes.map((r) => blancRoute(r.quoted, quotes.put(r.quoted)))
+      const routes = result.routes.map(({ quoted }) => {
+        const { signData: _signData, intentCost: _intentCost, ...kept } = quoted
+        return blancRoute(quoted, quotes.put(kept))
+      })
       // Fault: routes without their intentId break the spec's route shape.
       if (parameters.faults?.has('quotes.malformed-field'))
         for (const route of routes) delete (route as Partial<typeof route>).intentId

@@ -30,7 +30,7 @@ import { createQuotingService, type QuotingServiceInstance } from './quotingServ
 import type { ChainHoldings, TokenHolding } from './readBalances'
 import { amountFor, NATIVE_ETH, sourceKind, swappedFor, valueCovered } from './swaps'
 import { compactTypedData } from './typedData'
-import type { QuotedIntent } from './types'
+import type { StoredQuotedIntent } from './types'
 
 /**
  * Swaps and native ETH: quoting (plans, fees, access list, sponsorship, insufficient funds) and
@@ -437,7 +437,7 @@ describe('native ETH as tokenOut', () => {
     const blanc = await quoting.routeBlanc(
       ethRequest(parseEther('2'), { account: { address: account(1).address, accountType: 'EOA' } }),
     )
-    const stored = blanc.routes.map((r) => quoting.quotes.get(r.intentId)?.quote as QuotedIntent)
+    const stored = blanc.routes.map((r) => quoting.quotes.get(r.intentId)?.quote as StoredQuotedIntent)
     expect(stored.some((q) => q.fundingMethod === 'PERMIT2')).toBe(true)
     for (const q of stored.filter((x) => x.fundingMethod === 'PERMIT2'))
       for (const s of q.sources.flat()) expect(s.token).not.toBe(zeroAddress)
@@ -493,7 +493,7 @@ describe('settlement of swap and native-ETH intents on the devnet', () => {
     )
     // 40,000 USDC is more than the 10 locked WETH: only the wallet's WETH (Permit2) can pay.
     const route = response.routes[0] as (typeof response.routes)[number]
-    const quoted = quoting.quotes.get(route.intentId)?.quote as QuotedIntent
+    const quoted = quoting.quotes.get(route.intentId)?.quote as StoredQuotedIntent
     expect(quoted.fundingMethod).toBe('PERMIT2')
     expect(quoted.sources.flat().map((s) => s.kind)).toEqual(['SWAP'])
     const wethBefore = await balanceOf(devnet, 10, token(10, 'WETH'), user.address)

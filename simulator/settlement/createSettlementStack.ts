@@ -3,7 +3,7 @@ import type { Faults } from '../faults'
 import { createIntentService } from '../intents/intentService'
 import { createIntentStore } from '../intents/intentStore'
 import type { QuoteStore } from '../intents/quoteStore'
-import type { QuotedIntent } from '../quoting/types'
+import type { StoredQuotedIntent } from '../quoting/types'
 import type { ChainSender } from './chainSender'
 import { createSettlement, type SettlementPayload } from './createSettlement'
 
@@ -12,7 +12,7 @@ export type CreateSettlementStackParameters = {
   devnet: Devnet
   stateDir?: string | undefined
   pickupDelayMs?: number | undefined
-  quotes?: QuoteStore<QuotedIntent> | undefined
+  quotes?: QuoteStore<StoredQuotedIntent> | undefined
   /** The relayer's per-chain senders, shared with the deposit processor. */
   senders?: Map<number, ChainSender> | undefined
   log?: ((line: string) => void) | undefined
