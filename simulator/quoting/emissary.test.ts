@@ -5,7 +5,6 @@ import {
   encodePacked,
   erc20Abi,
   type Hex,
-  hashStruct,
   keccak256,
   maxUint256,
   parseEther,
@@ -21,6 +20,7 @@ import { addresses, tokensByChain } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { type Devnet, startDevnet } from '../devnet/startDevnet'
+import { allocatorDigest, compactClaimArg, compactHashes } from '../settlement/contractArgs'
 import { depositToCompactFor } from '../settlement/testing/e2eClient'
 import { type NexusAccountInfo, nexusAccountFor } from '../settlement/testing/nexusAccount'
 import {
@@ -80,56 +80,23 @@ async function asAccount(target: Address, data: Hex) {
   }
 }
 
-/** The Compact claim the relayer sends through the arbiter for element 0, signed with `sponsorSignature`. */
+/** The Compact claim the relayer sends through the arbiter for element 0, signed with `sponsorSignature` (the relayer's own argument builders). */
 async function claimArgs(intentOp: IntentOp, sponsorSignature: Hex) {
-  // biome-ignore lint/suspicious/noExplicitAny: typed data in JSON form
-  const t = compactTypedData(intentOp) as any
-  const claimHash = hashStruct({ types: t.types, primaryType: 'MultichainCompact', data: t.message })
   const separator = await chain().publicClient.readContract({
     address: addresses.compact,
     abi: artifacts.TheCompact.abi,
     functionName: 'DOMAIN_SEPARATOR',
   })
   const allocatorData = await devnet.keys.allocator.account.sign({
-    hash: keccak256(concat(['0x1901', separator, claimHash])),
+    hash: allocatorDigest(separator, compactHashes(intentOp).claimHash),
   })
-  const element = intentOp.elements[0] as IntentOp['elements'][number]
-  const m = t.message.elements[0].mandate
-  // biome-ignore lint/suspicious/noExplicitAny: Op in JSON form
-  const op = (o: any) => ({
-    vt: o.vt as Hex,
-    // biome-ignore lint/suspicious/noExplicitAny: as above
-    ops: o.ops.map((x: any) => ({ to: x.to as Address, value: BigInt(x.value), data: x.data as Hex })),
-  })
-  return {
-    sponsor: intentOp.sponsor as Address,
-    nonce: BigInt(intentOp.nonce),
-    expires: BigInt(intentOp.expires),
-    idsAndAmounts: element.idsAndAmounts.map(
-      ([id, amount]) => [BigInt(id), BigInt(amount)] as [bigint, bigint],
-    ),
-    mandate: {
-      target: {
-        recipient: m.target.recipient as Address,
-        // biome-ignore lint/suspicious/noExplicitAny: as above
-        tokenOut: m.target.tokenOut.map((x: any) => ({
-          token: x.token as Address,
-          amount: BigInt(x.amount),
-        })),
-        targetChain: BigInt(m.target.targetChain),
-        fillExpiry: BigInt(m.target.fillExpiry),
-      },
-      minGas: BigInt(m.minGas),
-      originOps: op(m.originOps),
-      destOps: op(m.destOps),
-      q: m.q as Hex,
-    },
-    elementIndex: 0n,
-    notarizedChainId: BigInt(element.chainId),
-    additionalChains: [] as Hex[],
-    sponsorSignature,
-    allocatorData,
+  const signed = {
+    intentOp,
+    originSignatures: [sponsorSignature],
+    destinationSignature: sponsorSignature,
+    setupOps: [],
   }
+  return compactClaimArg(signed, 0, allocatorData)
 }
 
 const claimAbi = [
