@@ -3,14 +3,11 @@ import { dirname, join } from 'node:path'
 import { serializerCompiler } from 'fastify-type-provider-zod'
 import {
   type Address,
-  concat,
   createWalletClient,
   erc20Abi,
   type Hex,
-  hashStruct,
   hashTypedData,
   http,
-  keccak256,
   maxUint256,
   parseUnits,
 } from 'viem'
@@ -28,6 +25,7 @@ import { startDevnet } from '../devnet/startDevnet'
 import { buildApp } from '../http/app'
 import type { ApiError } from '../http/errorCodes'
 import { isTrustedResponse } from '../http/trustedResponse'
+import { allocatorDigest, compactClaimArg, compactHashes } from '../settlement/contractArgs'
 import { verifyServerSignature } from '../signing/serverSignature'
 import { createQuotingService, type QuotingServiceInstance } from './quotingService'
 import type { StoredQuotedIntent } from './types'
@@ -65,16 +63,8 @@ async function errorOf(promise: Promise<unknown>) {
   )
 }
 
-/** The Compact claim the relayer would send for element `index`, dry-run against the arbiter. */
+/** The Compact claim the relayer would send for element `index` (its own argument builders), dry-run against the arbiter. */
 async function dryRunCompactClaim(intentOp: IntentOp, signature: Hex, index: number) {
-  const typed = (await import('./typedData')).compactTypedData(intentOp)
-  // biome-ignore lint/suspicious/noExplicitAny: typed data in JSON form
-  const t = typed as any
-  const claimHash = hashStruct({ types: t.types, primaryType: 'MultichainCompact', data: t.message })
-  // biome-ignore lint/suspicious/noExplicitAny: as above
-  const elementHashes = t.message.elements.map((e: any) =>
-    hashStruct({ types: t.types, primaryType: 'Element', data: e }),
-  )
   const element = intentOp.elements[index] as IntentOp['elements'][number]
   const chain = devnet.chain(Number(element.chainId))
   const separator = await chain.publicClient.readContract({
@@ -83,33 +73,21 @@ async function dryRunCompactClaim(intentOp: IntentOp, signature: Hex, index: num
     functionName: 'DOMAIN_SEPARATOR',
   })
   const allocatorData = await devnet.keys.allocator.account.sign({
-    hash: keccak256(concat(['0x1901', separator, claimHash])),
+    hash: allocatorDigest(separator, compactHashes(intentOp).claimHash),
   })
-  const mandate = t.message.elements[index].mandate
+  // The same signature for every element: a MultichainCompact is signed once.
+  const originSignatures = intentOp.elements.map(() => signature)
+  const signed = { intentOp, originSignatures, destinationSignature: signature, setupOps: [] }
   return chain.publicClient.simulateContract({
     account: devnet.keys.relayer.account,
     address: addresses.arbiter,
     abi: artifacts.IntentArbiter.abi,
     functionName: 'claimCompact',
-    args: [
-      {
-        sponsor: intentOp.sponsor as Address,
-        nonce: BigInt(intentOp.nonce),
-        expires: BigInt(intentOp.expires),
-        idsAndAmounts: element.idsAndAmounts.map(
-          ([id, amount]) => [BigInt(id), BigInt(amount)] as [bigint, bigint],
-        ),
-        mandate: toMandateArg(mandate),
-        elementIndex: BigInt(index),
-        notarizedChainId: BigInt(intentOp.elements[0]?.chainId ?? 0),
-        additionalChains: elementHashes.filter((_: unknown, i: number) => i !== index),
-        sponsorSignature: signature,
-        allocatorData,
-      },
-    ],
+    args: [compactClaimArg(signed, index, allocatorData)],
   })
 }
 
+/** The SDK's Mandate message (bigint form) as the arbiter's argument: kept independent of contractArgs on purpose. */
 // biome-ignore lint/suspicious/noExplicitAny: Mandate message in JSON form or the SDK's bigint form
 function toMandateArg(m: any) {
   // biome-ignore lint/suspicious/noExplicitAny: as above
