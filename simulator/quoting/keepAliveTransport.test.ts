@@ -18,7 +18,25 @@ beforeAll(async () => {
     req.on('end', () => {
       const call = JSON.parse(body)
       seen.push(call)
-      if (call.method === 'eth_chainId')
+      // A JSON-RPC batch: answered in reverse order; eth_call echoes its data, 0xdead fails alone;
+      // a batch holding eth_gasPrice is refused whole, one holding eth_blockNumber loses that answer.
+      if (Array.isArray(call)) {
+        if (call.some((c) => c.method === 'eth_gasPrice'))
+          return res.end(
+            JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'no batches' } }),
+          )
+        const answers = call
+          .filter((c) => c.method !== 'eth_blockNumber')
+          .map((c) =>
+            c.params[0].data === '0xdead'
+              ? { jsonrpc: '2.0', id: c.id, error: { code: 3, message: 'execution reverted' } }
+              : { jsonrpc: '2.0', id: c.id, result: c.params[0].data },
+          )
+        return res.end(JSON.stringify(answers.reverse()))
+      }
+      if (call.method === 'eth_call')
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: call.params[0].data }))
+      else if (call.method === 'eth_chainId')
         res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: '0x1' }))
       else if (call.method === 'eth_blockNumber')
         res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32601, message: 'nope' } }))
@@ -50,4 +68,53 @@ test('a refused connection rejects, and only http:// URLs are accepted', async (
   const client = createPublicClient({ chain: mainnet, transport: keepAliveTransport('http://127.0.0.1:1') })
   await expect(client.getChainId()).rejects.toThrow(/127\.0\.0\.1:1/)
   expect(() => keepAliveTransport('https://example.org')).toThrow(/http:\/\//)
+})
+
+test('batch: the calls of one synchronous run share one HTTP request, each with its own answer or error', async () => {
+  let trips = 0
+  const client = createPublicClient({
+    chain: mainnet,
+    transport: keepAliveTransport(url, { onRoundTrip: () => trips++, batch: { maxSize: 4 } }),
+  })
+  const to = `0x${'22'.repeat(20)}` as const
+  const call = (data: `0x${string}`) => client.call({ to, data }).then((r) => r.data)
+  seen.length = 0
+  // Three calls in one run: one POST with a JSON-RPC array; answers matched by id, not by order.
+  const three = await Promise.allSettled([call('0x01'), call('0xdead'), call('0x03')])
+  expect(trips).toBe(1)
+  expect(seen).toHaveLength(1)
+  expect(Array.isArray(seen[0])).toBe(true)
+  expect(three[0]).toEqual({ status: 'fulfilled', value: '0x01' })
+  expect(three[1]).toMatchObject({
+    status: 'rejected',
+    reason: { message: expect.stringMatching(/reverted/) },
+  })
+  expect(three[2]).toEqual({ status: 'fulfilled', value: '0x03' })
+  // A lone call is a plain JSON-RPC object.
+  expect(await call('0x04')).toBe('0x04')
+  expect(Array.isArray(seen[1])).toBe(false)
+  expect(trips).toBe(2)
+  // Over maxSize (4): the first four leave at once, the rest in a second request.
+  const six = await Promise.all(
+    ['0x10', '0x11', '0x12', '0x13', '0x14', '0x15'].map((d) => call(d as `0x${string}`)),
+  )
+  expect(six).toEqual(['0x10', '0x11', '0x12', '0x13', '0x14', '0x15'])
+  expect(trips).toBe(4)
+  expect((seen.slice(2) as unknown[][]).map((b) => b.length)).toEqual([4, 2])
+})
+
+test('batch: a refused batch rejects every call in it; an unanswered call rejects alone', async () => {
+  const client = createPublicClient({ chain: mainnet, transport: keepAliveTransport(url, { batch: true }) })
+  const refused = await Promise.allSettled([
+    client.getGasPrice(),
+    client.call({ to: `0x${'22'.repeat(20)}`, data: '0x01' }),
+  ])
+  expect(refused.map((r) => r.status)).toEqual(['rejected', 'rejected'])
+  expect(String((refused[1] as PromiseRejectedResult).reason)).toMatch(/no batches/)
+  const partial = await Promise.allSettled([
+    client.getBlockNumber({ cacheTime: 0 }),
+    client.call({ to: `0x${'22'.repeat(20)}`, data: '0x02' }),
+  ])
+  expect(String((partial[0] as PromiseRejectedResult).reason)).toMatch(/unanswered/)
+  expect(partial[1]).toEqual({ status: 'fulfilled', value: { data: '0x02' } })
 })

@@ -25,14 +25,36 @@ export type KeepAliveTransportParameters = {
   onRoundTrip?: (() => void) | undefined
   /** Milliseconds before a request is abandoned (default 10 000, as viem's http transport). */
   timeoutMs?: number | undefined
+  /**
+   * Batch the requests made in one synchronous run of JavaScript: they leave together, in one HTTP
+   * POST carrying a JSON-RPC batch (an array), when the run ends (a microtask). A lone request is
+   * sent as a plain JSON-RPC object. viem's actions hand their request to the transport
+   * synchronously, so `client.call` in a loop makes one round trip. Default false.
+   */
+  batch?: boolean | { maxSize?: number | undefined } | undefined
 }
+
+type JsonRpcAnswer = {
+  id?: unknown
+  result?: unknown
+  error?: { code: number; message: string; data?: unknown }
+}
+type Queued = {
+  body: { jsonrpc: '2.0'; id: number; method: string; params: unknown }
+  resolve: (result: unknown) => void
+  reject: (error: unknown) => void
+}
+
+/** Most requests in one JSON-RPC batch (more go in the next POST). */
+const DEFAULT_MAX_BATCH = 256
 
 /**
  * A viem transport for a local `http://` JSON-RPC endpoint (the devnet's Anvils): one JSON-RPC
  * request per HTTP POST over keep-alive sockets of `node:http`. viem still builds every call
  * and decodes every answer; only the HTTP hop is lighter than its `http()` transport over
  * `fetch`, whose WHATWG Request, Headers, AbortSignal and stream objects cost about as much CPU as
- * the quote's signature. No batching, no retries: one `request` is exactly one round trip.
+ * the quote's signature. No retries. Without `batch` one `request` is exactly one round trip; with
+ * it, the requests of one synchronous run share one (each still gets its own answer or error).
  */
 export function keepAliveTransport(rpcUrl: string, parameters: KeepAliveTransportParameters = {}): Transport {
   const url = new URL(rpcUrl)
@@ -78,22 +100,93 @@ export function keepAliveTransport(rpcUrl: string, parameters: KeepAliveTranspor
     })
   }
 
+  const parse = (text: string): unknown => {
+    try {
+      return JSON.parse(text)
+    } catch (error) {
+      throw new RpcHttpError(`RPC ${rpcUrl} answered something that is not JSON: ${text.slice(0, 200)}`, {
+        cause: error,
+      })
+    }
+  }
+  const settle = (answer: JsonRpcAnswer): unknown => {
+    if (answer.error) throw new RpcAnswerError(answer.error)
+    return answer.result
+  }
+
+  async function single(method: string, params: unknown): Promise<unknown> {
+    parameters.onRoundTrip?.()
+    return settle(
+      parse(await post(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }))) as JsonRpcAnswer,
+    )
+  }
+
+  // Batching: the queue of the current synchronous run, sent by a microtask (or when full).
+  const maxBatch =
+    typeof parameters.batch === 'object' ? (parameters.batch.maxSize ?? DEFAULT_MAX_BATCH) : DEFAULT_MAX_BATCH
+  let queue: Queued[] | undefined
+
+  async function send(batch: Queued[]): Promise<void> {
+    if (batch.length === 1) {
+      const [only] = batch as [Queued]
+      return single(only.body.method, only.body.params).then(only.resolve, only.reject)
+    }
+    parameters.onRoundTrip?.()
+    try {
+      const answers = parse(await post(JSON.stringify(batch.map((q) => q.body))))
+      // A server that refuses batches answers one error object for the whole request.
+      if (!Array.isArray(answers)) {
+        const error = (answers as JsonRpcAnswer | null)?.error
+        throw error
+          ? new RpcAnswerError(error)
+          : new RpcHttpError(`RPC ${rpcUrl} answered a JSON-RPC batch with something that is not an array.`)
+      }
+      const byId = new Map<unknown, JsonRpcAnswer>()
+      for (const answer of answers as JsonRpcAnswer[]) byId.set(answer?.id, answer)
+      for (const q of batch) {
+        const answer = byId.get(q.body.id)
+        if (!answer)
+          q.reject(
+            new RpcHttpError(
+              `RPC ${rpcUrl} left request ${q.body.id} (${q.body.method}) of a batch unanswered.`,
+            ),
+          )
+        else
+          try {
+            q.resolve(settle(answer))
+          } catch (error) {
+            q.reject(error)
+          }
+      }
+    } catch (error) {
+      for (const q of batch) q.reject(error)
+    }
+  }
+
+  function enqueue(method: string, params: unknown): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      let current = queue
+      if (!current) {
+        const fresh: Queued[] = []
+        current = fresh
+        queue = fresh
+        queueMicrotask(() => {
+          if (queue === fresh) queue = undefined
+          if (fresh.length) void send(fresh.splice(0))
+        })
+      }
+      current.push({ body: { jsonrpc: '2.0', id: ++id, method, params }, resolve, reject })
+      // A full batch leaves now; the microtask finds it empty.
+      if (current.length >= maxBatch) {
+        queue = undefined
+        void send(current.splice(0))
+      }
+    })
+  }
+
   return custom(
     {
-      async request({ method, params }) {
-        parameters.onRoundTrip?.()
-        const text = await post(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }))
-        let answer: { result?: unknown; error?: { code: number; message: string; data?: unknown } }
-        try {
-          answer = JSON.parse(text)
-        } catch (error) {
-          throw new RpcHttpError(`RPC ${rpcUrl} answered something that is not JSON: ${text.slice(0, 200)}`, {
-            cause: error,
-          })
-        }
-        if (answer.error) throw new RpcAnswerError(answer.error)
-        return answer.result
-      },
+      request: ({ method, params }) => (parameters.batch ? enqueue(method, params) : single(method, params)),
     },
     { key: 'keepAlive', name: 'Keep-alive HTTP JSON-RPC', retryCount: 0 },
   )

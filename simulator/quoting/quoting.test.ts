@@ -28,6 +28,7 @@ import { isTrustedResponse } from '../http/trustedResponse'
 import { allocatorDigest, compactClaimArg, compactHashes } from '../settlement/contractArgs'
 import { verifyServerSignature } from '../signing/serverSignature'
 import { createQuotingService, type QuotingServiceInstance } from './quotingService'
+import { type ChainHoldings, createBalanceChains, readBalances } from './readBalances'
 import type { StoredQuotedIntent } from './types'
 
 const require = createRequire(import.meta.url)
@@ -180,6 +181,45 @@ test('a coalesced read never serves a quote asked after it was sent: a transfer 
   await first // funded or short: it may see the transfer or not, as it was asked before it
   expect(lockedIn(second)).toBe('short')
   expect(quoting.rpcRoundTrips() - sent).toBe(2 * devnet.chains.length)
+})
+
+test('readBalances: accounts read together share one HTTP request per chain; unchanged answers are decoded once', async () => {
+  const { chains, rpc } = createBalanceChains(
+    devnet.chains.map((c) => ({ ...c, tokens: tokensByChain[c.chainId] ?? [] })),
+  )
+  const [a, b] = [account(0).address, account(1).address]
+  const [first, second] = await Promise.all([readBalances(chains, a), readBalances(chains, b)])
+  expect(rpc.count).toBe(devnet.chains.length)
+  const usdcOf = (holdings: ChainHoldings[] | undefined, chainId: number) =>
+    holdings?.find((h) => h.chainId === chainId)?.tokens.find((t) => t.token.symbol === 'USDC')
+  // Each account its own balances, as a direct read says.
+  for (const [who, holdings] of [
+    [a, first],
+    [b, second],
+  ] as const)
+    expect(usdcOf(holdings, 8453)?.wallet).toBe(
+      await devnet.chain(8453).publicClient.readContract({
+        address: USDC(8453),
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [who],
+      }),
+    )
+  // Nothing changed: the same answer bytes, so the same frozen holdings (no second decode).
+  const again = await readBalances(chains, a)
+  expect(rpc.count).toBe(2 * devnet.chains.length)
+  expect(again[0]).toBe(first?.[0])
+  expect(Object.isFrozen(again[0]) && Object.isFrozen(again[0]?.tokens[0])).toBe(true)
+  // A transfer changes the answer: new holdings with the new balance.
+  const wallet = createWalletClient({
+    account: account(1).account,
+    chain: devnet.chain(8453).chain,
+    transport: http(devnet.chain(8453).rpcUrl),
+  })
+  await wallet.writeContract({ address: USDC(8453), abi: erc20Abi, functionName: 'transfer', args: [a, 1n] })
+  const after = await readBalances(chains, a)
+  expect(usdcOf(after, 8453)?.wallet).toBe((usdcOf(first, 8453)?.wallet ?? 0n) + 1n)
+  expect(after.find((h) => h.chainId === 1)).toBe(first?.find((h) => h.chainId === 1))
 })
 
 describe('blanc routes', () => {

@@ -38,10 +38,10 @@ export type BalanceChain = {
   chainId: number
   tokens: readonly TokenInfo[]
   client: PublicClient<Transport, Chain>
-  /** `aggregate3` calls by account (bounded): the same account is quoted again and again. */
-  calls: Map<Address, readonly Call3[]>
-  /** Encoded `aggregate3` calldata of a lone account (bounded), the common case. */
+  /** Encoded `aggregate3` calldata by account (bounded): the same account is quoted again and again. */
   calldata: Map<Address, Hex>
+  /** Holdings decoded from an `aggregate3` answer, by the answer's bytes (bounded; frozen, shared). */
+  decoded: Map<Hex, ChainHoldings>
   /** Reads asked for since the last one was sent: they go out together (see {@link readBalances}). */
   pending?: Map<Address, PendingRead> | undefined
 }
@@ -60,10 +60,11 @@ export type RpcCounter = { readonly count: number; reset(): void }
 export type RoundTripScope = { count: number }
 
 /**
- * Public clients for quoting, one per chain, over {@link keepAliveTransport} (one HTTP request
- * per JSON-RPC request, counted, no batching, no retries), so each `eth_call` of
- * {@link readBalances} is exactly one round trip (the wire count checks it: quoting.test.ts).
- * No AsyncLocalStorage: on Node 20 an active one makes every await of the process slower.
+ * Public clients for quoting, one per chain, over {@link keepAliveTransport} with `batch` (the
+ * `eth_call`s of one synchronous run share one HTTP request, counted; no retries), so the reads
+ * that {@link readBalances} sends together are exactly one round trip per chain (the wire count
+ * checks it: quoting.test.ts). No AsyncLocalStorage: on Node 20 an active one makes every await
+ * of the process slower.
  */
 export function createBalanceChains(
   chains: readonly { chainId: number; chain: Chain; rpcUrl: string; tokens: readonly TokenInfo[] }[],
@@ -85,21 +86,22 @@ export function createBalanceChains(
     chains: chains.map(({ chainId, chain, rpcUrl, tokens }) => ({
       chainId,
       tokens,
-      client: createPublicClient({ chain, transport: keepAliveTransport(rpcUrl, { onRoundTrip }) }),
-      calls: new Map(),
+      client: createPublicClient({
+        chain,
+        transport: keepAliveTransport(rpcUrl, { onRoundTrip, batch: true }),
+      }),
       calldata: new Map(),
+      decoded: new Map(),
     })),
   }
 }
 
-/** Most accounts whose calls and calldata a chain keeps. */
-const CALLDATA_CACHE_SIZE = 1024
-/** Most accounts one coalesced `eth_call` reads (more wait for the next one, sent at once). */
-const MAX_ACCOUNTS_PER_READ = 64
+/** Most entries a chain's calldata and decoded-answer caches keep (then they start again). */
+const CACHE_SIZE = 1024
 
-const remember = <V>(cache: Map<Address, V>, account: Address, value: V): V => {
-  if (cache.size >= CALLDATA_CACHE_SIZE) cache.clear()
-  cache.set(account, value)
+const remember = <K, V>(cache: Map<K, V>, key: K, value: V): V => {
+  if (cache.size >= CACHE_SIZE) cache.clear()
+  cache.set(key, value)
   return value
 }
 
@@ -109,10 +111,8 @@ const remember = <V>(cache: Map<Address, V>, account: Address, value: V): V => {
  * `balanceOf(account, lockId)`, every call allowed to fail. Native ETH (the zero address in the
  * token list) reads `getEthBalance(account)` and its Compact lock (lock id token = zero address).
  */
-function accountCalls(chain: BalanceChain, account: Address): readonly Call3[] {
-  const cached = chain.calls.get(account)
-  if (cached) return cached
-  return remember(chain.calls, account, [
+function accountCalls(chain: BalanceChain, account: Address): Call3[] {
+  return [
     {
       target: addresses.multicall3,
       allowFailure: true,
@@ -155,20 +155,23 @@ function accountCalls(chain: BalanceChain, account: Address): readonly Call3[] {
         }),
       },
     ]),
-  ])
+  ]
 }
 
-/** The `aggregate3` calldata reading `accounts` (their calls one after another). */
-function aggregateCalldata(chain: BalanceChain, accounts: readonly Address[]): Hex {
-  const lone = accounts.length === 1 ? (accounts[0] as Address) : undefined
-  const cached = lone && chain.calldata.get(lone)
-  if (cached) return cached
-  const data = encodeFunctionData({
-    abi: artifacts.Multicall3.abi,
-    functionName: 'aggregate3',
-    args: [accounts.flatMap((account) => accountCalls(chain, account))],
-  })
-  return lone ? remember(chain.calldata, lone, data) : data
+/** The `aggregate3` calldata reading `account` on `chain` (encoded once per account). */
+function accountCalldata(chain: BalanceChain, account: Address): Hex {
+  return (
+    chain.calldata.get(account) ??
+    remember(
+      chain.calldata,
+      account,
+      encodeFunctionData({
+        abi: artifacts.Multicall3.abi,
+        functionName: 'aggregate3',
+        args: [accountCalls(chain, account)],
+      }),
+    )
+  )
 }
 
 const lockIdsByToken = new Map<Address, bigint>()
@@ -183,41 +186,42 @@ const lockIdOf = (token: Address): bigint => {
 
 const UINT256 = [{ type: 'uint256' }] as const
 
-/** Sends one `aggregate3` `eth_call` for every read pending on `chain`, and settles each of them. */
-async function sendPending(chain: BalanceChain): Promise<void> {
+/**
+ * Sends the reads pending on `chain`: one `aggregate3` `eth_call` per account, all in the same
+ * synchronous run, so the batching transport carries them in one HTTP request (a JSON-RPC batch).
+ */
+function sendPending(chain: BalanceChain): void {
   const pending = chain.pending
   chain.pending = undefined
   if (!pending) return
-  const entries = [...pending]
-  for (let start = 0; start < entries.length; start += MAX_ACCOUNTS_PER_READ) {
-    const group = entries.slice(start, start + MAX_ACCOUNTS_PER_READ)
-    const accounts = group.map(([account]) => account)
+  for (const [account, read] of pending)
     chain.client
-      .call({ to: addresses.multicall3, data: aggregateCalldata(chain, accounts) })
-      .then(({ data }) => {
-        const results = decodeFunctionResult({
-          abi: artifacts.Multicall3.abi,
-          functionName: 'aggregate3',
-          data: data ?? '0x',
-        })
-        const perAccount = 1 + 3 * chain.tokens.length
-        for (let a = 0; a < group.length; a++)
-          group[a]?.[1].resolve(holdingsOf(chain, results, a * perAccount))
-      })
-      .catch((error: unknown) => {
-        for (const [, read] of group) read.reject(error)
-      })
-  }
+      .call({ to: addresses.multicall3, data: accountCalldata(chain, account) })
+      .then(({ data }) => read.resolve(holdingsFrom(chain, data ?? '0x')), read.reject)
 }
 
-/** An account's holdings from the `aggregate3` results that start at `offset`. */
+/**
+ * The holdings an `aggregate3` answer says. The same bytes always mean the same holdings (they
+ * name no account), so an answer seen before is not decoded again: its frozen holdings are shared.
+ */
+function holdingsFrom(chain: BalanceChain, answer: Hex): ChainHoldings {
+  const known = chain.decoded.get(answer)
+  if (known) return known
+  const results = decodeFunctionResult({
+    abi: artifacts.Multicall3.abi,
+    functionName: 'aggregate3',
+    data: answer,
+  })
+  return remember(chain.decoded, answer, holdingsOf(chain, results))
+}
+
+/** Holdings from an account's `aggregate3` results (base fee, then three reads per token), frozen. */
 function holdingsOf(
   chain: BalanceChain,
   results: readonly { success: boolean; returnData: Hex }[],
-  offset: number,
 ): ChainHoldings {
   const value = (i: number): bigint => {
-    const r = results[offset + i]
+    const r = results[i]
     if (!r?.success || r.returnData === '0x') return 0n
     try {
       return decodeAbiParameters(UINT256, r.returnData)[0]
@@ -225,17 +229,21 @@ function holdingsOf(
       return 0n
     }
   }
-  return {
+  return Object.freeze({
     chainId: chain.chainId,
     baseFee: value(0),
-    tokens: chain.tokens.map((token, i) => ({
-      token,
-      wallet: value(1 + 3 * i),
-      permit2Allowance: isNative(token.address) ? 0n : value(2 + 3 * i),
-      lockId: lockIdOf(token.address),
-      locked: value(3 + 3 * i),
-    })),
-  }
+    tokens: Object.freeze(
+      chain.tokens.map((token, i) =>
+        Object.freeze({
+          token,
+          wallet: value(1 + 3 * i),
+          permit2Allowance: isNative(token.address) ? 0n : value(2 + 3 * i),
+          lockId: lockIdOf(token.address),
+          locked: value(3 + 3 * i),
+        }),
+      ),
+    ),
+  }) as ChainHoldings
 }
 
 /** Asks for `account`'s holdings on `chain` in the next read sent to it. */
@@ -244,7 +252,7 @@ function readChain(chain: BalanceChain, account: Address): Promise<ChainHoldings
   if (!pending) {
     pending = new Map()
     chain.pending = pending
-    setImmediate(() => void sendPending(chain))
+    setImmediate(() => sendPending(chain))
   }
   let read = pending.get(account)
   if (!read) {
@@ -267,8 +275,10 @@ function readChain(chain: BalanceChain, account: Address): Promise<ChainHoldings
  * that fails (or returns no data) reads as 0. `scope.count` grows by one per chain read.
  *
  * Reads asked for while the event loop handles one batch of I/O are coalesced: they leave together,
- * on the next turn of the loop (`setImmediate`), as one `eth_call` per chain over every account
- * asked for (the same account once). A read is never shared with a quote that asked after it was
+ * on the next turn of the loop (`setImmediate`), as one HTTP request per chain carrying a JSON-RPC
+ * batch of one `eth_call` per account asked for (the same account once; its calldata encoded once
+ * and kept). An answer whose bytes were decoded before is not decoded again (the holdings are
+ * frozen and shared). A read is never shared with a quote that asked after it was
  * sent, so every quote sees the chain as it was when the quote arrived or later, never earlier:
  * a transaction mined before a quote request is always in its balances. Under load, concurrent
  * quotes thus cost fewer round trips on the wire than one per chain each.
