@@ -45,6 +45,11 @@ export type GasEstimate = {
   totalWei: bigint
 }
 
+// Hot paths use module-level helpers, not named closures: tsx (esbuild keepNames) names every
+// named closure again each time it is created (an Object.defineProperty per closure per call).
+const gasPriceOf = (gasPrices: Record<number, bigint>, chainId: number) =>
+  gasPrices[chainId] ?? FEE_MODEL.priorityFeeWei
+
 /** Estimates gas for claims on `originChains` (ids per chain) and the fill on the destination. */
 export function estimateGas(parameters: {
   origins: { chainId: number; ids: number }[]
@@ -52,16 +57,16 @@ export function estimateGas(parameters: {
   minGas: bigint
   gasPrices: Record<number, bigint>
 }): GasEstimate {
-  const price = (chainId: number) => parameters.gasPrices[chainId] ?? FEE_MODEL.priorityFeeWei
+  const { gasPrices } = parameters
   const origin = parameters.origins.map(({ chainId, ids }) => {
     const gas = FEE_MODEL.claimGas + FEE_MODEL.claimGasPerExtraId * BigInt(Math.max(0, ids - 1))
-    return { chainId, gas, wei: gas * price(chainId) }
+    return { chainId, gas, wei: gas * gasPriceOf(gasPrices, chainId) }
   })
   const destGas = FEE_MODEL.fillGas + parameters.minGas
   const destination = {
     chainId: parameters.destinationChainId,
     gas: destGas,
-    wei: destGas * price(parameters.destinationChainId),
+    wei: destGas * gasPriceOf(gasPrices, parameters.destinationChainId),
   }
   return { origin, destination, totalWei: origin.reduce((s, o) => s + o.wei, destination.wei) }
 }

@@ -241,20 +241,9 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
           (s, r, i) => s + microUsd(sumFees(fees[i]?.user as FeeParts), r.token.decimals, price(r.symbol)),
           0n,
         )
-        const sponsoredMicro = (keys: (keyof FeeParts)[]) =>
-          requests.reduce(
-            (s, r, i) =>
-              s +
-              microUsd(
-                keys.reduce((a, k) => a + (fees[i]?.sponsored[k] ?? 0n), 0n),
-                r.token.decimals,
-                price(r.symbol),
-              ),
-            0n,
-          )
         const sponsorFee = {
-          relayer: usdNumber(sponsoredMicro(['gasFee'])),
-          protocol: usdNumber(sponsoredMicro(['bridgeFee', 'swapFee'])),
+          relayer: usdNumber(sponsoredMicroUsd(requests, fees, price, ['gasFee'])),
+          protocol: usdNumber(sponsoredMicroUsd(requests, fees, price, ['bridgeFee', 'swapFee'])),
         }
         const symbols = new Set([
           'ETH',
@@ -494,7 +483,6 @@ function buildIntentCost(parameters: {
   missing?: ReturnType<typeof shortfall> | undefined
 }): IntentCost {
   const { plan, requests, fees, gas, ethPrice, price, sponsorFee, missing } = parameters
-  const fulfilled = (i: number) => !missing || missing[i]?.missing === 0n
   const tokensSpent: Record<string, Record<string, unknown>> = {}
   for (const allocation of plan.allocations)
     for (const s of allocation.sources) {
@@ -507,24 +495,12 @@ function buildIntentCost(parameters: {
         fundingMethod: plan.method,
       }
     }
-  const usdOf = (keys: readonly (keyof FeeParts)[]) =>
-    requests.reduce(
-      (s, r, i) =>
-        s +
-        microUsd(
-          keys.reduce((a, k) => a + (fees[i]?.user[k] ?? 0n), 0n),
-          r.token.decimals,
-          price(r.symbol),
-        ),
-      0n,
-    )
-  const gasUsd = (wei: bigint) => usdNumber(microUsd(wei, 18, ethPrice))
   const parts = {
-    gasFeeUSD: usdOf(['gasFee']),
-    bridgeFeeUSD: usdOf(['bridgeFee']),
-    protocolFeeUSD: usdOf(['protocolFee']),
-    swapFeeUSD: usdOf(['swapFee']),
-    settlementFeeUSD: usdOf(['settlementFee']),
+    gasFeeUSD: userFeeMicroUsd(requests, fees, price, 'gasFee'),
+    bridgeFeeUSD: userFeeMicroUsd(requests, fees, price, 'bridgeFee'),
+    protocolFeeUSD: userFeeMicroUsd(requests, fees, price, 'protocolFee'),
+    swapFeeUSD: userFeeMicroUsd(requests, fees, price, 'swapFee'),
+    settlementFeeUSD: userFeeMicroUsd(requests, fees, price, 'settlementFee'),
   }
   const totalMicro = Object.values(parts).reduce((a, b) => a + b, 0n)
   return {
@@ -548,13 +524,19 @@ function buildIntentCost(parameters: {
         },
         // What pays for it: `value` (raw units of this token) adds up to amountSpentRaw when fulfilled.
         fundedBy: fundedBy(plan.allocations[i]?.sources ?? []),
-        hasFulfilled: fulfilled(i),
+        hasFulfilled: !missing || missing[i]?.missing === 0n,
       }
     }),
     sponsorFee,
     gasCost: {
-      originChains: gas.origin.map((o) => ({ chainId: o.chainId, gasUSD: gasUsd(o.wei) })),
-      destination: { chainId: gas.destination.chainId, gasUSD: gasUsd(gas.destination.wei) },
+      originChains: gas.origin.map((o) => ({
+        chainId: o.chainId,
+        gasUSD: usdNumber(microUsd(o.wei, 18, ethPrice)),
+      })),
+      destination: {
+        chainId: gas.destination.chainId,
+        gasUSD: usdNumber(microUsd(gas.destination.wei, 18, ethPrice)),
+      },
       totalUSD: usdNumber(
         gas.origin.reduce(
           (s, o) => s + microUsd(o.wei, 18, ethPrice),
@@ -571,6 +553,38 @@ function buildIntentCost(parameters: {
       totalFeeUSD: usdNumber(totalMicro),
     },
   }
+}
+
+/** What the user pays of one fee part over all requests, in micro-USD (module level: see fees.ts on closures). */
+function userFeeMicroUsd(
+  requests: readonly PlanRequest[],
+  fees: readonly { user: FeeParts }[],
+  price: (symbol: string) => number,
+  key: keyof FeeParts,
+): bigint {
+  let sum = 0n
+  for (let i = 0; i < requests.length; i++) {
+    const r = requests[i] as PlanRequest
+    sum += microUsd(fees[i]?.user[key] ?? 0n, r.token.decimals, price(r.symbol))
+  }
+  return sum
+}
+
+/** What the sponsor pays of some fee parts over all requests (summed per request, then priced), in micro-USD. */
+function sponsoredMicroUsd(
+  requests: readonly PlanRequest[],
+  fees: readonly { sponsored: FeeParts }[],
+  price: (symbol: string) => number,
+  keys: readonly (keyof FeeParts)[],
+): bigint {
+  let sum = 0n
+  for (let i = 0; i < requests.length; i++) {
+    const r = requests[i] as PlanRequest
+    let raw = 0n
+    for (const k of keys) raw += fees[i]?.sponsored[k] ?? 0n
+    sum += microUsd(raw, r.token.decimals, price(r.symbol))
+  }
+  return sum
 }
 
 /** The sources of one request as the cost shows them: what is taken, and what it pays for (raw units of the requested token). */
@@ -600,14 +614,12 @@ export function blancRoute(quoted: QuotedIntent, stored: { intentId: string; exp
     targetAmountRaw: string
     feeBreakdown: Record<keyof FeeParts, string>
   }[]
-  const usd = (raw: bigint, symbol: string, decimals: number) =>
-    usdNumber(microUsd(raw, decimals, prices[symbol] ?? 0))
   const output = quoted.outputs.map((o) => ({
     chainId: quoted.destinationChainId,
     tokenAddress: o.token,
     symbol: o.symbol,
     amount: o.amount.toString(),
-    usd: usd(o.amount, o.symbol, o.decimals),
+    usd: usdNumber(microUsd(o.amount, o.decimals, prices[o.symbol] ?? 0)),
   }))
   const breakdown = Object.fromEntries(
     FEE_KEYS.map((key) => {
@@ -635,7 +647,7 @@ export function blancRoute(quoted: QuotedIntent, stored: { intentId: string; exp
         tokenAddress: s.token,
         symbol: s.symbol,
         amount: s.amount.toString(),
-        usd: usd(s.amount, s.symbol, s.decimals),
+        usd: usdNumber(microUsd(s.amount, s.decimals, prices[s.symbol] ?? 0)),
         // SAME token, WRAP (ETH <-> WETH 1:1) or SWAP, and the part of the output (amount + fees) it pays for.
         kind: s.kind ?? 'SAME',
         forOutput: { tokenAddress: s.forToken ?? s.token, amount: (s.value ?? s.amount).toString() },
