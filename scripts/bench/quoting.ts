@@ -5,6 +5,7 @@
  *
  * The load generator (autocannon) runs in a child process, so it does not share the servers'
  * event loop; the servers (bare route, service, its quoting) share this process's main thread.
+ * Two rows serve the same route with quoting stubbed (a fixed, real answer): the HTTP floor.
  *
  *   npx tsx scripts/bench/quoting.ts [--duration 5] [--rounds 1]
  *
@@ -18,6 +19,7 @@ import { loadavg } from 'node:os'
 import type autocannon from 'autocannon'
 import Fastify from 'fastify'
 import { encodeFunctionData, erc20Abi, parseUnits } from 'viem'
+import type { AlpsRouteResponse, BlancRouteResponse } from '../../conformance/spec'
 import { addresses, tokensByChain } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { startDevnet } from '../../simulator/devnet/startDevnet'
@@ -51,6 +53,21 @@ const app = await buildApp(
   },
 )
 const base = await app.listen({ port: 0, host: '127.0.0.1' })
+// The HTTP floor: the same app and route, its quoting replaced by a fixed, real answer (computed
+// once below), so a request costs everything but the quote (hooks, validation, serialization, I/O).
+const fixed: { alps?: AlpsRouteResponse; blanc?: BlancRouteResponse } = {}
+const stubbed = await buildApp(
+  { apiKeys: ['bench'] },
+  {
+    clock: devnet,
+    quoting: {
+      ...quoting,
+      routeAlps: async () => fixed.alps as AlpsRouteResponse,
+      routeBlanc: async () => fixed.blanc as BlancRouteResponse,
+    },
+  },
+)
+const stubbedBase = await stubbed.listen({ port: 0, host: '127.0.0.1' })
 const bare = Fastify()
 bare.post('/bare', async () => ({ ok: true }))
 const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' })
@@ -111,9 +128,9 @@ const ethCall = JSON.stringify({
   params: [{ to: addresses.multicall3, data: multicallData }, 'latest'],
 })
 
-await quoting.routeAlps(JSON.parse(body))
+fixed.alps = await quoting.routeAlps(JSON.parse(body))
 const alpsTrips = quoting.lastQuoteRpcRoundTrips()
-await quoting.routeBlanc(JSON.parse(body))
+fixed.blanc = await quoting.routeBlanc(JSON.parse(body))
 const blancTrips = quoting.lastQuoteRpcRoundTrips()
 
 const targets = [
@@ -128,6 +145,18 @@ const targets = [
     url: devnet.chain(8453).rpcUrl,
     headers: { 'content-type': 'application/json' },
     body: ethCall,
+  },
+  {
+    name: 'POST /intents/route alps, quoting stubbed (HTTP floor)',
+    url: `${stubbedBase}/intents/route`,
+    headers: { 'content-type': 'application/json', 'x-api-key': 'bench', 'x-api-version': '2026-01.alps' },
+    body,
+  },
+  {
+    name: 'POST /intents/route blanc, quoting stubbed (HTTP floor)',
+    url: `${stubbedBase}/intents/route`,
+    headers: { 'content-type': 'application/json', 'x-api-key': 'bench', 'x-api-version': '2026-04.blanc' },
+    body,
   },
   {
     name: 'POST /intents/route alps',
@@ -203,7 +232,7 @@ for (let round = 0; round < rounds; round++)
       // Every JSON-RPC request the quoting clients sent for the run's quotes, over those quotes
       // (after the quotes still in flight when autocannon stopped are done).
       await new Promise((resolve) => setTimeout(resolve, 500))
-      if (target.name.startsWith('POST /intents/route'))
+      if (target.name.startsWith('POST /intents/route') && !target.name.includes('stubbed'))
         wire.set(key, [
           ...(wire.get(key) ?? []),
           (quoting.rpcRoundTrips() - tripsBefore) / (quotesAnswered - quotesBefore),
@@ -252,5 +281,6 @@ console.log(
     .join('; ')}.`,
 )
 await app.close()
+await stubbed.close()
 await bare.close()
 await devnet.stop()

@@ -383,10 +383,73 @@ export function planFunding(parameters: {
   return plans
 }
 
+/** One request's row of a best effort: what it needs (with the swap fee) against what is left for it. */
+type EffortRow = { required: bigint; available: bigint }
+
 /**
- * What is missing when no plan works: per request, by the method that could give the most, the
- * value the account could put towards it (its token, ETH/WETH 1:1, and other tokens converted at
- * the price table) versus what it needs (amount + fees, plus the swap fee on what must be swapped).
+ * The most the account can do when no plan works, by one funding method: requests in order, each
+ * taking what it needs (its token, ETH/WETH 1:1, then swaps) from what the earlier ones left, so
+ * that two requests never count the same source twice. Per request: the value required (amount +
+ * fees, plus the swap fee on what must be swapped), the value still available to it, and the
+ * sources it would take (all it can, when short).
+ */
+function bestEffort(
+  parameters: {
+    holdings: readonly ChainHoldings[]
+    requests: readonly PlanRequest[]
+    access?: AccessList | undefined
+    needs: readonly bigint[]
+    swap: SwapSettings
+  },
+  method: FundingMethod,
+): { method: FundingMethod; rows: EffortRow[]; plan: FundingPlan } {
+  const { holdings, requests, access, needs, swap } = parameters
+  const order = holdings.map((h) => h.chainId)
+  const remaining: Remaining = { map: new Map(), method, access }
+  const used: number[] = []
+  const rows: EffortRow[] = []
+  const allocations: Allocation[] = []
+  for (const [r, request] of requests.entries()) {
+    const need = needs[r] ?? request.amount
+    const { direct, swaps } = candidates(holdings, order, request, swap)
+    const to = { decimals: request.token.decimals, price: swap.price(request.symbol) ?? 0 }
+    let D = 0n
+    for (const c of direct) D += worthOf(remaining, c, swap, to)
+    let W = 0n
+    for (const c of swaps) W += worthOf(remaining, c, swap, to)
+    const required = need <= D ? need : D + swappedFor(need - D, swap.userBps)
+    rows.push({ required, available: D + W })
+    // Take it (or all there is), so that the next request sees only what is left.
+    const d = need < D ? need : D
+    const wanted = required - d
+    const s = wanted < W ? wanted : W
+    const sources: FundingSource[] = []
+    const context = { remaining, swap, to, request, sources, used }
+    takeFrom(direct, d, context)
+    takeFrom(swaps, s, context)
+    allocations.push({ need: d + s, swapped: s, sources })
+  }
+  return { method, rows, plan: { method, chainIds: order.filter((c) => used.includes(c)), allocations } }
+}
+
+/** The method whose best effort falls shortest of nothing: least missing in all, then most available. */
+function bestMethod(parameters: Parameters<typeof bestEffort>[0]) {
+  const total = (rows: EffortRow[], pick: (row: EffortRow) => bigint) =>
+    rows.reduce((s, row) => s + pick(row), 0n)
+  const missingOf = (row: EffortRow) => (row.required > row.available ? row.required - row.available : 0n)
+  const efforts = (['COMPACT', 'PERMIT2'] as const).map((method) => bestEffort(parameters, method))
+  return efforts.reduce((a, b) => {
+    const [ma, mb] = [total(a.rows, missingOf), total(b.rows, missingOf)]
+    if (mb !== ma) return mb < ma ? b : a
+    return total(b.rows, (row) => row.available) > total(a.rows, (row) => row.available) ? b : a
+  })
+}
+
+/**
+ * What is missing when no plan works: per request, by the method that falls shortest, the value
+ * the account can still put towards it after the earlier requests took theirs (its token, ETH/WETH
+ * 1:1, and other tokens converted at the price table) versus what it needs (amount + fees, plus
+ * the swap fee on what must be swapped).
  */
 export function shortfall(parameters: {
   holdings: readonly ChainHoldings[]
@@ -396,73 +459,43 @@ export function shortfall(parameters: {
   swap?: SwapSettings | undefined
 }): { token: Address; symbol: string; required: bigint; available: bigint; missing: bigint }[] {
   const { holdings, requests, access, needFor } = parameters
-  const swap = parameters.swap ?? NO_SWAPS
-  const order = holdings.map((h) => h.chainId)
-  const needs = needFor(order)
+  const needs = needFor(holdings.map((h) => h.chainId))
+  const { rows } = bestMethod({ holdings, requests, access, needs, swap: parameters.swap ?? NO_SWAPS })
   return requests.map((request, r) => {
-    const need = needs[r] ?? request.amount
-    const { direct, swaps } = candidates(holdings, order, request, swap)
-    const to = { decimals: request.token.decimals, price: swap.price(request.symbol) ?? 0 }
-    const sum = (list: readonly Candidate[], method: FundingMethod) =>
-      list.reduce(
-        (s, c) =>
-          s +
-          valueCovered(
-            spendable(c.chainId, c.holding, method, access),
-            c.kind,
-            { decimals: c.holding.token.decimals, price: swap.price(c.holding.token.symbol) ?? 0 },
-            to,
-          ),
-        0n,
-      )
-    const byMethod = (['COMPACT', 'PERMIT2'] as const).map((method) => {
-      const D = sum(direct, method)
-      const W = sum(swaps, method)
-      const required = need <= D ? need : D + swappedFor(need - D, swap.userBps)
-      return { available: D + W, required }
-    })
-    const best = byMethod.reduce((a, b) => (b.available > a.available ? b : a))
+    const { required, available } = rows[r] as EffortRow
     return {
       token: request.token.address,
       symbol: request.symbol,
-      required: best.required,
-      available: best.available,
-      missing: best.required > best.available ? best.required - best.available : 0n,
+      required,
+      available,
+      missing: required > available ? required - available : 0n,
     }
   })
 }
 
 /**
- * When no plan works (alps answers `hasFulfilledAll: false`): everything the account could give
- * of each requested token (no swaps) by the method that holds the most, on every allowed chain.
- * If it holds nothing, one empty source on the destination chain, so the intent keeps its shape.
+ * When no plan works (alps answers `hasFulfilledAll: false`): what the account can give towards
+ * each request, by the same method and in the same way as {@link shortfall} counts it (its token,
+ * then swaps; the earlier requests first). If it can give nothing, one empty source on the
+ * destination chain, so the intent keeps its shape.
  */
 export function partialPlan(parameters: {
   holdings: readonly ChainHoldings[]
   requests: readonly PlanRequest[]
   destinationChainId: number
   access?: AccessList | undefined
+  needFor: NeedFor
+  swap?: SwapSettings | undefined
 }): FundingPlan {
-  const { holdings, requests, destinationChainId, access } = parameters
-  const order = holdings.map((h) => h.chainId)
-  const totalOf = (r: PlanRequest, method: FundingMethod) =>
-    candidates(holdings, order, r, NO_SWAPS).direct.reduce(
-      (s, c) => s + spendable(c.chainId, c.holding, method, access),
-      0n,
-    )
-  const total = (method: FundingMethod) => requests.reduce((s, r) => s + totalOf(r, method), 0n)
-  const method: FundingMethod = total('COMPACT') > total('PERMIT2') ? 'COMPACT' : 'PERMIT2'
-  const needs = requests.map((r) => totalOf(r, method))
-  const plan = allocate({
+  const { holdings, requests, destinationChainId, access, needFor } = parameters
+  const needs = needFor(holdings.map((h) => h.chainId))
+  const { method, plan } = bestMethod({
     holdings,
-    order,
     requests,
-    needs,
-    method,
     access,
-    swap: NO_SWAPS,
-    prefer: 'same',
-  }) as FundingPlan
+    needs,
+    swap: parameters.swap ?? NO_SWAPS,
+  })
   if (plan.chainIds.length > 0) return plan
   const dest = holdings.find((h) => h.chainId === destinationChainId)
   const first = requests[0]

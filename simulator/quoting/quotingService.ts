@@ -230,7 +230,16 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
 
     const now = clock.now()
     const chosen = missing
-      ? [partialPlan({ holdings, requests, destinationChainId, access: request.accountAccessList })]
+      ? [
+          partialPlan({
+            holdings,
+            requests,
+            destinationChainId,
+            access: request.accountAccessList,
+            needFor,
+            swap,
+          }),
+        ]
       : all
         ? plans
         : [pickAlps(plans)]
@@ -431,10 +440,13 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
       lastCount = scope.count
       if (!result.routes.length) {
         const missing = (result.missing ?? []).map(jsonShortfall)
+        // The requests that fall short; all of them if none does alone (no plan settled for them together).
+        const short = missing.some((m) => m.missing !== '0')
+          ? missing.filter((m) => m.missing !== '0')
+          : missing
         throw new ApiError(
           'INSUFFICIENT_LIQUIDITY',
-          `The account cannot fund ${missing
-            .filter((m) => m.missing !== '0')
+          `The account cannot fund ${short
             .map((m) => `${m.required} ${m.symbol} (has ${m.available})`)
             .join(', ')} on the chains it may use.`,
           {

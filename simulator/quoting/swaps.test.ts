@@ -403,6 +403,63 @@ describe('swap quotes', () => {
     expect(BigInt(missing?.missing ?? '0')).toBeGreaterThan(usdc(5_000))
     expect(BigInt(missing?.required ?? '0')).toBe(BigInt(missing?.missing ?? '0') + usdc(30_000))
   })
+
+  test('requests that share a source are short together: the second sees only what the first leaves', async () => {
+    // Only the 10 WETH locked on 10 (~30,000 USD) may pay: 6 WETH alone fits, 20,000 USDC (swapped
+    // from WETH) alone fits, both do not. What is missing is the second request's, after the first
+    // took its share.
+    const both = request({
+      tokenRequests: [
+        { tokenAddress: token(8453, 'WETH'), amount: parseEther('6').toString() },
+        { tokenAddress: token(8453, 'USDC'), amount: usdc(20_000).toString() },
+      ],
+      accountAccessList: wethOn10,
+    })
+    const error = await errorOf(quoting.routeBlanc(both))
+    expect(error?.code).toBe('INSUFFICIENT_LIQUIDITY')
+    expect(error?.message).toMatch(/USDC/)
+    expect(error?.message).not.toMatch(/WETH/)
+    const rows = (error?.data?.tokenRequirements ?? []) as {
+      symbol: string
+      available: string
+      missing: string
+      required: string
+    }[]
+    expect(rows.map((r) => r.symbol)).toEqual(['WETH', 'USDC'])
+    const [first, second] = rows as [(typeof rows)[0], (typeof rows)[0]]
+    expect(first.missing).toBe('0')
+    expect(first.available).toBe(parseEther('10').toString())
+    // The second sees the WETH the first did not take, valued in USDC at the price table.
+    const price = (symbol: string) => quoting.prices.get(symbol) ?? 0
+    const left = valueCovered(
+      parseEther('10') - BigInt(first.required),
+      'SWAP',
+      { decimals: 18, price: price('WETH') },
+      { decimals: 6, price: price('USDC') },
+    )
+    expect(BigInt(second.available)).toBe(left)
+    expect(BigInt(second.missing)).toBe(BigInt(second.required) - BigInt(second.available))
+    expect(BigInt(second.missing)).toBeGreaterThan(usdc(7_000))
+
+    // alps: the same rows, and a partial intent that spends what the account has, within its WETH.
+    const alps = await quoting.routeAlps(both)
+    expect(alps.intentCost.hasFulfilledAll).toBe(false)
+    const requirements = alps.tokenRequirements as Record<string, { missing: string }>
+    expect(requirements[token(8453, 'WETH')]?.missing).toBe('0')
+    expect(requirements[token(8453, 'USDC')]?.missing).toBe(second.missing)
+    expect(received(alps, 0).fundedBy.map((f) => [f.chainId, f.symbol, f.kind])).toEqual([
+      [10, 'WETH', 'SAME'],
+    ])
+    expect(received(alps, 1).fundedBy.map((f) => [f.chainId, f.symbol, f.kind])).toEqual([
+      [10, 'WETH', 'SWAP'],
+    ])
+    const wethSpent = [...received(alps, 0).fundedBy, ...received(alps, 1).fundedBy].reduce(
+      (s, f) => s + BigInt(f.amount),
+      0n,
+    )
+    expect(wethSpent).toBeLessThanOrEqual(parseEther('10'))
+    expect(wethSpent).toBeGreaterThan(parseEther('9.999'))
+  })
 })
 
 describe('native ETH as tokenOut', () => {
