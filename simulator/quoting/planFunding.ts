@@ -88,12 +88,18 @@ export function isAllowed(access: AccessList | undefined, chainId: number, token
   return true
 }
 
+/** The smaller of two bigints (Math.min takes numbers only). */
+function smaller(a: bigint, b: bigint): bigint {
+  if (a < b) return a
+  return b
+}
+
 /** What the account can spend of one holding by `method` (Permit2 never moves native ETH). */
 function spendable(chainId: number, h: TokenHolding, method: FundingMethod, access: AccessList | undefined) {
   if (!isAllowed(access, chainId, h.token)) return 0n
   if (method === 'COMPACT') return h.locked
   if (isNative(h.token.address)) return 0n
-  return h.wallet < h.permit2Allowance ? h.wallet : h.permit2Allowance
+  return smaller(h.wallet, h.permit2Allowance)
 }
 
 /** A holding that can pay for a request, and how. */
@@ -209,7 +215,7 @@ function takeFrom(
     if (want === 0n) break
     const max = worthOf(remaining, c, swap, to)
     if (max === 0n) continue
-    const value = max < want ? max : want
+    const value = smaller(max, want)
     const amount = amountFor(value, c.kind, pricedOf(c, swap), to)
     remaining.map.set(sourceKey(c), leftOf(remaining, c) - amount)
     want -= value
@@ -229,6 +235,26 @@ function takeFrom(
   return want === 0n
 }
 
+/**
+ * A request's candidate sources, and what they are still worth to it (raw units of its token):
+ * `D` from its own token (and ETH/WETH 1:1), `W` from swaps, after what `remaining` says is taken.
+ */
+function leftFor(
+  holdings: readonly ChainHoldings[],
+  order: number[],
+  request: PlanRequest,
+  swap: SwapSettings,
+  remaining: Remaining,
+) {
+  const { direct, swaps } = candidates(holdings, order, request, swap)
+  const to = { decimals: request.token.decimals, price: swap.price(request.symbol) ?? 0 }
+  let D = 0n
+  for (const c of direct) D += worthOf(remaining, c, swap, to)
+  let W = 0n
+  for (const c of swaps) W += worthOf(remaining, c, swap, to)
+  return { direct, swaps, to, D, W }
+}
+
 function allocate(parameters: {
   holdings: readonly ChainHoldings[]
   order: number[]
@@ -245,12 +271,7 @@ function allocate(parameters: {
   const remaining: Remaining = { map: new Map(), method, access }
   for (const [r, request] of requests.entries()) {
     const need = needs[r] ?? 0n
-    const { direct, swaps } = candidates(holdings, order, request, swap)
-    const to = { decimals: request.token.decimals, price: swap.price(request.symbol) ?? 0 }
-    let D = 0n
-    for (const c of direct) D += worthOf(remaining, c, swap, to)
-    let W = 0n
-    for (const c of swaps) W += worthOf(remaining, c, swap, to)
+    const { direct, swaps, to, D, W } = leftFor(holdings, order, request, swap, remaining)
     let d: bigint
     let s: bigint
     if (prefer === 'swap' && W > 0n) {
@@ -262,7 +283,7 @@ function allocate(parameters: {
         d = need + bps(W, swap.userBps) - W
       }
     } else {
-      d = need < D ? need : D
+      d = smaller(need, D)
       s = swappedFor(need - d, swap.userBps)
     }
     if (d > D || s > W) return undefined
@@ -411,18 +432,13 @@ function bestEffort(
   const allocations: Allocation[] = []
   for (const [r, request] of requests.entries()) {
     const need = needs[r] ?? request.amount
-    const { direct, swaps } = candidates(holdings, order, request, swap)
-    const to = { decimals: request.token.decimals, price: swap.price(request.symbol) ?? 0 }
-    let D = 0n
-    for (const c of direct) D += worthOf(remaining, c, swap, to)
-    let W = 0n
-    for (const c of swaps) W += worthOf(remaining, c, swap, to)
+    const { direct, swaps, to, D, W } = leftFor(holdings, order, request, swap, remaining)
     const required = need <= D ? need : D + swappedFor(need - D, swap.userBps)
     rows.push({ required, available: D + W })
     // Take it (or all there is), so that the next request sees only what is left.
-    const d = need < D ? need : D
+    const d = smaller(need, D)
     const wanted = required - d
-    const s = wanted < W ? wanted : W
+    const s = smaller(wanted, W)
     const sources: FundingSource[] = []
     const context = { remaining, swap, to, request, sources, used }
     takeFrom(direct, d, context)
