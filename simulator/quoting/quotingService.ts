@@ -1,4 +1,4 @@
-import { type Address, type Chain, getAddress } from 'viem'
+import { type Chain, getAddress } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { AlpsRouteResponse, BlancRouteResponse, IntentCost, RouteRequest } from '../../conformance/spec'
 import { type TokenInfo, tokensByChain } from '../../contracts/addresses'
@@ -56,7 +56,16 @@ export type CreateQuotingServiceParameters = {
 }
 
 /** One quoted route before it is stored. */
-type Route = { quoted: QuotedIntent; userFeeMicroUsd: bigint }
+/**
+ * One quoted route before it is stored: the quote, what the user pays (the sort key; per request
+ * and fee part, for the blanc cost), and for alps the `intentCost` (blanc derives its own cost).
+ */
+type Route = {
+  quoted: QuotedIntent
+  userFeeMicroUsd: bigint
+  userFees: FeeParts[]
+  intentCost?: IntentCost | undefined
+}
 
 /** The quoting service, with its quote store, price table and RPC counter. */
 export type QuotingServiceInstance = QuotingService & {
@@ -320,16 +329,10 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
           // blanc routes stay on the server: only the one submitted is signed (at submission).
           signNow: !all,
         })
-        const intentCost = buildIntentCost({
-          plan,
-          requests,
-          fees,
-          gas,
-          ethPrice,
-          price,
-          sponsorFee,
-          missing,
-        })
+        // alps answers the intentCost; a blanc route's cost is made from the fees (blancRoute).
+        const intentCost = all
+          ? undefined
+          : buildIntentCost({ plan, requests, fees, gas, ethPrice, price, sponsorFee, missing })
         const quoted: QuotedIntent = {
           intentOp,
           signedIntentOp: signed,
@@ -349,11 +352,10 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
           sources: plan.chainIds.map((c) =>
             plan.allocations.flatMap((a) => a.sources.filter((s) => s.chainId === c)),
           ),
-          intentCost,
           totalCostUsd: usdNumber(userFeeMicroUsd),
           quotedAt: now,
         }
-        return { quoted, userFeeMicroUsd }
+        return { quoted, userFeeMicroUsd, userFees: fees.map((f) => f.user), intentCost }
       }),
     )
     routes.sort((a, b) =>
@@ -426,7 +428,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
       const route = result.routes[0] as Route
       const response: AlpsRouteResponse = {
         intentOp: route.quoted.intentOp,
-        intentCost: route.quoted.intentCost,
+        intentCost: route.intentCost as IntentCost,
       }
       if (result.missing)
         response.tokenRequirements = Object.fromEntries(
@@ -454,9 +456,9 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
           },
         )
       }
-      const routes = result.routes.map(({ quoted }) => {
-        const { signData: _signData, intentCost: _intentCost, ...kept } = quoted
-        return blancRoute(quoted, quotes.put(kept))
+      const routes = result.routes.map(({ quoted, userFees }) => {
+        const { signData: _signData, ...kept } = quoted
+        return blancRoute(quoted, userFees, quotes.put(kept))
       })
       // Fault: routes without their intentId break the spec's route shape.
       if (parameters.faults?.has('quotes.malformed-field'))
@@ -619,13 +621,12 @@ const BLANC_FEE_NAMES = {
 } as const
 
 /** The blanc route of a quote: cost (input, output, fees.breakdown with USD), expiresAt, signData. */
-export function blancRoute(quoted: QuotedIntent, stored: { intentId: string; expiresAt: number }) {
+export function blancRoute(
+  quoted: QuotedIntent,
+  userFees: readonly FeeParts[],
+  stored: { intentId: string; expiresAt: number },
+) {
   const prices = quoted.intentOp.signedMetadata.tokenPrices
-  const received = quoted.intentCost.tokensReceived as unknown as {
-    tokenAddress: Address
-    targetAmountRaw: string
-    feeBreakdown: Record<keyof FeeParts, string>
-  }[]
   const output = quoted.outputs.map((o) => ({
     chainId: quoted.destinationChainId,
     tokenAddress: o.token,
@@ -638,10 +639,10 @@ export function blancRoute(quoted: QuotedIntent, stored: { intentId: string; exp
       const amounts = quoted.outputs.map((o, i) => ({
         tokenAddress: o.token,
         symbol: o.symbol,
-        amount: received[i]?.feeBreakdown[key] ?? '0',
+        amount: (userFees[i]?.[key] ?? 0n).toString(),
       }))
       const micro = quoted.outputs.reduce(
-        (s, o, i) => s + microUsd(BigInt(amounts[i]?.amount ?? '0'), o.decimals, prices[o.symbol] ?? 0),
+        (s, o, i) => s + microUsd(userFees[i]?.[key] ?? 0n, o.decimals, prices[o.symbol] ?? 0),
         0n,
       )
       return [BLANC_FEE_NAMES[key], { usd: usdNumber(micro), amounts }]

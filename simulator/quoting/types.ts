@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import type { IntentCost, IntentOp, TypedData } from '../../conformance/spec'
+import type { IntentOp, TypedData } from '../../conformance/spec'
 
 /**
  * How the user's funds reach the arbiter on an origin chain.
@@ -87,8 +87,6 @@ export type QuotedIntent = {
   outputs: { token: Address; symbol: string; decimals: number; amount: bigint }[]
   /** What each element takes, per origin chain (same order as the elements). */
   sources: FundingSource[][]
-  /** alps cost (the blanc `cost` is derived from it). */
-  intentCost: IntentCost
   /** Total user cost in USD (the blanc sort key). */
   totalCostUsd: number
   /** Devnet clock time of the quote, unix seconds. */
@@ -102,7 +100,7 @@ export type QuotedIntent = {
  * signer's scope small) took a stored route from ~7 KB to ~3 KB, which matters under load (up to
  * 50 000 routes are kept).
  */
-export type StoredQuotedIntent = Omit<QuotedIntent, 'signData' | 'intentCost'>
+export type StoredQuotedIntent = Omit<QuotedIntent, 'signData'>
 
 /** Signature of the server-signature check (implemented in simulator/signing/serverSignature.ts). */
 export type VerifyServerSignature = (intentOp: IntentOp, serverAddress: Address) => Promise<boolean>
