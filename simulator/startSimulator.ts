@@ -84,7 +84,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
         publicClient: chain.publicClient,
         relayer: chain.relayerClient,
         tokens: tokensByChain[chain.chainId] ?? [],
-        send: (tx) => senders.get(chain.chainId)!.send(tx),
+        send: (tx, options) => senders.get(chain.chainId)!.send(tx, options),
       })),
       prices,
       clock: devnet,

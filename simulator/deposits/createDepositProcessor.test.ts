@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Address, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createPriceTable, type PriceTable } from '../quoting/prices'
-import { createDepositProcessor, type DepositProcessor } from './createDepositProcessor'
+import { createChainSender } from '../settlement/chainSender'
+import { createDepositProcessor, type DepositChain, type DepositProcessor } from './createDepositProcessor'
 import { verifyWebhookSignature } from './signWebhook'
 import { startTestChains, type TestChains } from './testing/startTestChains'
 import { startWebhookReceiver, type WebhookReceiver } from './testing/webhookReceiver'
@@ -315,5 +316,90 @@ describe('restart with a state dir', () => {
     for (const event of firstRunEvents) expect(event.attempts[0]!.error).toBe('ECONNREFUSED')
     await second.stop()
     await restartReceiver.close()
+  })
+
+  /**
+   * A payout interrupted by a crash: the first processor's sender on 8453 copies the state dir at
+   * `crashAt` (what a crash there leaves on disk); a second processor starts from that copy.
+   * 'signed': the payout is signed and recorded, and the process dies before broadcasting it.
+   * 'broadcast': the payout is broadcast (and mined), and the process dies before hearing back.
+   */
+  async function payoutInterruptedAt(crashAt: 'signed' | 'broadcast', accountIndex: number) {
+    const prices = createPriceTable()
+    const account = chains.keys.accounts[accountIndex]!.address
+    const user = chains.keys.accounts[1]!
+    const usdc = chains.token(1, 'USDC').address
+    const usdc8453 = chains.token(8453, 'USDC').address
+    await chains.mint(1, usdc, user.address, 10n ** 10n)
+    const liveDir = mkdtempSync(join(tmpdir(), 'deposits-live-'))
+    const crashDir = mkdtempSync(join(tmpdir(), 'deposits-crashed-'))
+    const base = chains.chains.find((c) => c.chainId === 8453)!
+    const real = createChainSender({
+      chain: { chainId: 8453, publicClient: base.publicClient, relayerClient: base.relayer },
+    })
+    let crashes = 0
+    const crash = () => {
+      cpSync(liveDir, crashDir, { recursive: true })
+      crashes++
+    }
+    const crashing: DepositChain = {
+      ...base,
+      send: async (tx, options) => {
+        if (crashAt === 'broadcast') {
+          const hash = await real.send(tx, options)
+          crash()
+          return hash
+        }
+        return real.send(tx, {
+          beforeBroadcast: async (signed) => {
+            await options?.beforeBroadcast?.(signed)
+            crash()
+            throw new Error('simulated crash: the process died before broadcasting')
+          },
+        })
+      },
+    }
+    const processorOn = (chainList: DepositChain[], stateDir: string) =>
+      createDepositProcessor({ chains: chainList, prices, stateDir, pollIntervalMs: null })
+    const first = processorOn(
+      chains.chains.map((c) => (c.chainId === 8453 ? crashing : c)),
+      liveDir,
+    )
+    await first.start()
+    await first.setup('key-crash', { webhookUrl: null })
+    await first.register('key-crash', { account, targetChainId: 8453 })
+    const before = await chains.balanceOf(8453, usdc8453, account)
+    await chains.transfer(1, user, usdc, account, 5_000_000n)
+    await first.pollOnce()
+    await first.stop()
+    expect(crashes).toBe(1)
+    const recorded = JSON.parse(readFileSync(join(crashDir, 'deposit-processor.json'), 'utf8')).deposits[0]
+
+    const second = processorOn(chains.chains, crashDir)
+    await second.start()
+    await second.pollOnce()
+    const [deposit] = (await second.listDeposits('key-crash')).deposits
+    await second.stop()
+    rmSync(liveDir, { recursive: true, force: true })
+    rmSync(crashDir, { recursive: true, force: true })
+    return { deposit: deposit!, recorded, paid: (await chains.balanceOf(8453, usdc8453, account)) - before }
+  }
+
+  test('a crash after the payout was broadcast, before it was recorded as sent: the restart finds it, pays nothing more', async () => {
+    const { deposit, recorded, paid } = await payoutInterruptedAt('broadcast', 8)
+    expect(deposit.status).toBe('completed')
+    // Recorded before it left: the hash on disk is the payout's, and the account was paid once.
+    expect(recorded.bridgeTransactionHash).toBe(deposit.bridgeTransactionHash)
+    expect(paid).toBe(BigInt(deposit.target!.amount))
+    expect(paid).toBeGreaterThan(0n)
+    expect('bridgeRawTransaction' in deposit).toBe(false)
+  })
+
+  test('a crash after the payout was signed and recorded, before it was broadcast: the restart broadcasts that same transaction, once', async () => {
+    const { deposit, recorded, paid } = await payoutInterruptedAt('signed', 9)
+    expect(deposit.status).toBe('completed')
+    expect(recorded.bridgeRawTransaction).toMatch(/^0x/)
+    expect(deposit.bridgeTransactionHash).toBe(recorded.bridgeTransactionHash)
+    expect(paid).toBe(BigInt(deposit.target!.amount))
   })
 })

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import {
-  type Account,
   type Address,
   type Chain,
   encodeFunctionData,
@@ -9,6 +8,7 @@ import {
   getAddress,
   type Hash,
   type Hex,
+  type LocalAccount,
   type PublicClient,
   type Transport,
   type WalletClient,
@@ -18,6 +18,7 @@ import type { DepositProcessorParams } from '../../conformance/spec'
 import type { TokenInfo } from '../../contracts/addresses'
 import type { Faults } from '../faults'
 import type { PriceTable } from '../quoting/prices'
+import { createChainSender, type SendOptions } from '../settlement/chainSender'
 import { type ObservedDeposit, scanBlocks } from './chainWatcher'
 import {
   type ConfigStoreState,
@@ -34,15 +35,18 @@ import { createWebhookOutbox, type RetryPolicy, type WebhookTarget } from './web
 export type DepositChain = {
   chainId: number
   publicClient: PublicClient
-  /** The relayer, funded with ether and every token: it sends the bridged tokens. */
-  relayer: WalletClient<Transport, Chain | undefined, Account>
+  /** The relayer (a local key), funded with ether and every token: it sends the bridged tokens. */
+  relayer: WalletClient<Transport, Chain | undefined, LocalAccount>
   /** The ERC-20 tokens the devnet knows on this chain (native ether is implied). */
   tokens: readonly TokenInfo[]
   /**
    * Sends a relayer transaction through the sender the settlement shares, so the two never
-   * race for the relayer's nonces. Without it, payouts go through `relayer` directly.
+   * race for the relayer's nonces (a ChainSender's `send`; `options.beforeBroadcast` must be
+   * called before broadcasting). Without it, the processor makes its own sender over `relayer`.
    */
-  send?: ((tx: { to: Address; data: Hex; value?: bigint | undefined }) => Promise<Hash>) | undefined
+  send?:
+    | ((tx: { to: Address; data: Hex; value?: bigint | undefined }, options?: SendOptions) => Promise<Hash>)
+    | undefined
 }
 
 /** Deposit statuses this processor uses (a subset of the public service's). */
@@ -79,6 +83,11 @@ export type DepositRecord = {
     bridgingSponsored: boolean
   }
   bridgeTransactionHash?: Hash
+  /**
+   * The payout transaction as signed, recorded before it is broadcast (internal, never shown): a
+   * restart finds it on chain or broadcasts it again, and never sends a second payout.
+   */
+  bridgeRawTransaction?: Hex
   createdAt: string
   updatedAt: string
 }
@@ -195,6 +204,46 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
   }
 
   const relayers = () => parameters.chains.map((chain) => chain.relayer.account.address)
+
+  // Chains given without a shared sender get one of their own over the relayer (created on first use).
+  const ownSenders = new Map<number, NonNullable<DepositChain['send']>>()
+  const senderOf = (chain: DepositChain): NonNullable<DepositChain['send']> => {
+    if (chain.send) return chain.send
+    let send = ownSenders.get(chain.chainId)
+    if (!send) {
+      const sender = createChainSender({
+        chain: { chainId: chain.chainId, publicClient: chain.publicClient, relayerClient: chain.relayer },
+      })
+      send = (tx, options) => sender.send(tx, options)
+      ownSenders.set(chain.chainId, send)
+    }
+    return send
+  }
+
+  /**
+   * Where a recorded payout transaction stands after a restart: mined (its receipt), or gone. It
+   * may have been recorded and never broadcast (a crash in between): then the very same signed
+   * transaction is broadcast now. Gone means it is not on chain and cannot be any more (never
+   * broadcast and its nonce since used, or dropped): sending a new payout is then safe.
+   */
+  async function findPayout(chain: DepositChain, record: DepositRecord) {
+    const hash = record.bridgeTransactionHash as Hash
+    const mined = () => chain.publicClient.getTransactionReceipt({ hash }).catch(() => undefined)
+    const receipt = await mined()
+    if (receipt) return receipt
+    const known = await chain.publicClient.getTransaction({ hash }).catch(() => undefined)
+    if (!known && record.bridgeRawTransaction) {
+      const sent = await chain.publicClient
+        .sendRawTransaction({ serializedTransaction: record.bridgeRawTransaction })
+        .then(
+          () => true,
+          () => false,
+        )
+      // Refused (its nonce is taken): mined meanwhile, or never will be.
+      if (!sent) return mined()
+    } else if (!known) return undefined
+    return chain.publicClient.waitForTransactionReceipt({ hash })
+  }
 
   const depositData = (record: DepositRecord) => ({
     transactionHash: record.transactionHash,
@@ -340,7 +389,9 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
     emit(record, 'bridge-started', targetData())
     save()
     try {
-      if (!record.bridgeTransactionHash) {
+      // A payout recorded before a restart: found on chain (or broadcast again), never sent twice.
+      let receipt = record.bridgeTransactionHash ? await findPayout(chain, record) : undefined
+      if (!receipt) {
         const payout =
           target.token === zeroAddress
             ? { to: record.account, data: '0x' as Hex, value: BigInt(target.amount) }
@@ -352,27 +403,20 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
                   args: [record.account, BigInt(target.amount)],
                 }),
               }
-        const hash = chain.send
-          ? await chain.send(payout)
-          : target.token === zeroAddress
-            ? await chain.relayer.sendTransaction({
-                to: record.account,
-                value: BigInt(target.amount),
-                chain: chain.relayer.chain ?? null,
-              })
-            : await chain.relayer.writeContract({
-                address: target.token,
-                abi: erc20Abi,
-                functionName: 'transfer',
-                args: [record.account, BigInt(target.amount)],
-                chain: chain.relayer.chain ?? null,
-              })
-        update(record, { bridgeTransactionHash: hash })
-        save()
+        // Recorded, signed, before it is broadcast: a crash from here on leaves this transaction to find.
+        const recordSigned = (signed: { hash: Hash; serialized: Hex }) => {
+          update(record, { bridgeTransactionHash: signed.hash, bridgeRawTransaction: signed.serialized })
+          save()
+        }
+        const hash = await senderOf(chain)(payout, { beforeBroadcast: recordSigned })
+        // A sender that did not call beforeBroadcast: record the hash now, as before.
+        if (record.bridgeTransactionHash !== hash) {
+          delete record.bridgeRawTransaction
+          update(record, { bridgeTransactionHash: hash })
+          save()
+        }
+        receipt = await chain.publicClient.waitForTransactionReceipt({ hash })
       }
-      const receipt = await chain.publicClient.waitForTransactionReceipt({
-        hash: record.bridgeTransactionHash!,
-      })
       if (receipt.status !== 'success')
         throw new Error(`Payout transaction ${receipt.transactionHash} reverted.`)
       update(record, { status: 'completed' })
@@ -445,7 +489,7 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
   }
 
   const view = (record: DepositRecord) => {
-    const { seq: _seq, tenantId: _tenantId, ...rest } = record
+    const { seq: _seq, tenantId: _tenantId, bridgeRawTransaction: _raw, ...rest } = record
     return structuredClone(rest)
   }
 

@@ -1,5 +1,16 @@
-import type { Address, Hash, Hex, SignedAuthorizationList, TransactionReceipt } from 'viem'
-import type { DevnetChain } from '../devnet/chain'
+import {
+  type Address,
+  type Chain,
+  type Hash,
+  type Hex,
+  keccak256,
+  type LocalAccount,
+  type PublicClient,
+  type SignedAuthorizationList,
+  type TransactionReceipt,
+  type Transport,
+  type WalletClient,
+} from 'viem'
 
 /** One transaction the relayer sends. */
 export type RelayerTransaction = {
@@ -10,21 +21,44 @@ export type RelayerTransaction = {
   authorizationList?: SignedAuthorizationList | undefined
 }
 
+/** A transaction signed by the relayer and not yet broadcast. */
+export type SignedRelayerTransaction = { hash: Hash; serialized: Hex }
+
+/** Options of {@link ChainSender.send}. */
+export type SendOptions = {
+  /**
+   * Called with the signed transaction after its nonce is taken and before it is broadcast. A
+   * caller that must never pay twice records it here (a crash after this point leaves a record
+   * of the one transaction that may be on chain, which a restart can find or broadcast again,
+   * instead of sending a second one). A throw aborts the send: nothing is broadcast. Called again
+   * with the new transaction if the node refuses the first for its nonce and it is re-signed.
+   */
+  beforeBroadcast?: ((signed: SignedRelayerTransaction) => void | Promise<void>) | undefined
+}
+
 /** The relayer's sender on one chain: one queue, so nonces never collide or leave gaps. */
 export type ChainSender = {
   readonly chainId: number
   /**
-   * Estimates gas (a revert throws here, before anything is sent), then sends with the next
-   * nonce. Resolves with the hash once the node accepted the transaction.
+   * Estimates gas (a revert throws here, before anything is sent), takes the next nonce, signs
+   * with the relayer's key and broadcasts. Resolves with the hash once the node accepted the
+   * transaction.
    */
-  send(tx: RelayerTransaction): Promise<Hash>
+  send(tx: RelayerTransaction, options?: SendOptions): Promise<Hash>
   /** Polls until the receipt exists (Anvil's automine mines on send, so this is quick). */
   waitForReceipt(hash: Hash): Promise<TransactionReceipt>
 }
 
+/** What a sender needs of a chain (a DevnetChain fits): reads, and the relayer's wallet with a local key. */
+export type SenderChain = {
+  chainId: number
+  publicClient: PublicClient<Transport, Chain | undefined>
+  relayerClient: WalletClient<Transport, Chain | undefined, LocalAccount>
+}
+
 /** Parameters of {@link createChainSender}. */
 export type CreateChainSenderParameters = {
-  chain: DevnetChain
+  chain: SenderChain
   /** Receipt poll interval in ms (default 20). */
   pollMs?: number | undefined
   /** Give up waiting for a receipt after this many ms (default 60 000). */
@@ -56,7 +90,7 @@ export function createChainSender({
 
   return {
     chainId: chain.chainId,
-    async send(tx) {
+    async send(tx, options) {
       const gas = await publicClient.estimateGas({
         account,
         to: tx.to,
@@ -74,7 +108,10 @@ export function createChainSender({
           })
           const nonce = nextNonce
           try {
-            const hash = await relayerClient.sendTransaction({
+            // Signed here, then broadcast: what viem's sendTransaction does for a local key, with
+            // a moment in between for the caller to record the transaction (options.beforeBroadcast).
+            const common = {
+              chainId: chain.chainId,
               to: tx.to,
               data: tx.data,
               value: tx.value ?? 0n,
@@ -83,8 +120,15 @@ export function createChainSender({
               maxFeePerGas: fees.maxFeePerGas * 2n,
               maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
               nonce,
-              ...(tx.authorizationList ? { authorizationList: tx.authorizationList } : {}),
-            })
+            }
+            const serialized = await account.signTransaction(
+              tx.authorizationList
+                ? { ...common, type: 'eip7702', authorizationList: tx.authorizationList }
+                : { ...common, type: 'eip1559' },
+            )
+            const hash = keccak256(serialized)
+            await options?.beforeBroadcast?.({ hash, serialized })
+            await publicClient.sendRawTransaction({ serializedTransaction: serialized })
             nextNonce = nonce + 1
             return hash
           } catch (error) {
