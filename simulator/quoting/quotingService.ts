@@ -175,8 +175,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
             ).size
           : requests.length,
       )
-    const costOf = (chainIds: number[], plan?: FundingPlan) => {
-      const ids = idsPerChain(chainIds, plan)
+    const costOf = (chainIds: number[], plan?: FundingPlan, ids = idsPerChain(chainIds, plan)) => {
       const gas = estimateGas({
         origins: chainIds.map((chainId, i) => ({ chainId, ids: ids[i] ?? 0 })),
         destinationChainId,
@@ -203,10 +202,11 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
     // ones again and again while it settles each plan, so they are computed once per quote.
     const needs = new Map<string, bigint[]>()
     const needFor = (chainIds: number[], plan?: FundingPlan) => {
-      const key = `${chainIds.join(',')}|${idsPerChain(chainIds, plan).join(',')}`
+      const ids = idsPerChain(chainIds, plan)
+      const key = `${chainIds.join(',')}|${ids.join(',')}`
       let need = needs.get(key)
       if (!need) {
-        need = costOf(chainIds, plan).fees.map(
+        need = costOf(chainIds, plan, ids).fees.map(
           (f, i) => (requests[i]?.amount ?? 0n) + sumFees(f.user) - f.user.swapFee,
         )
         needs.set(key, need)
