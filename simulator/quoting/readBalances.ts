@@ -17,21 +17,25 @@ import { toLockId } from '../devnet/lockTag'
 import { keepAliveTransport } from './keepAliveTransport'
 import { isNative } from './swaps'
 
-/** What an account holds of one token on one chain. */
+/** What an account holds of one token on one chain (read-only: decoded holdings are frozen and shared). */
 export type TokenHolding = {
-  token: TokenInfo
+  readonly token: TokenInfo
   /** Wallet balance (raw units). */
-  wallet: bigint
+  readonly wallet: bigint
   /** What Permit2 may take from the wallet (allowance to Permit2). */
-  permit2Allowance: bigint
+  readonly permit2Allowance: bigint
   /** The Compact lock id of the allocator's tag over this token. */
-  lockId: bigint
+  readonly lockId: bigint
   /** ERC-6909 balance of that lock (raw units). */
-  locked: bigint
+  readonly locked: bigint
 }
 
-/** What an account holds on one chain, and the chain's base fee, read in one Multicall3 call. */
-export type ChainHoldings = { chainId: number; baseFee: bigint; tokens: TokenHolding[] }
+/** What an account holds on one chain, and the chain's base fee, read in one Multicall3 call (frozen, shared). */
+export type ChainHoldings = {
+  readonly chainId: number
+  readonly baseFee: bigint
+  readonly tokens: readonly TokenHolding[]
+}
 
 /** A chain the reader can query, with an RPC counter around its transport. */
 export type BalanceChain = {
