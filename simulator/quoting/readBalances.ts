@@ -247,7 +247,7 @@ function holdingsOf(
         }),
       ),
     ),
-  }) as ChainHoldings
+  })
 }
 
 /** Asks for `account`'s holdings on `chain` in the next read sent to it. */
