@@ -434,6 +434,22 @@ describe('blanc routes', () => {
     expect(token?.code).toBe('VALIDATION_ERROR')
     expect(token?.message).toContain(USDC(1))
   })
+
+  test('400: destinationGasUnits past a uint128 (the Mandate minGas), in both versions, even when gas is sponsored', async () => {
+    const huge = request({
+      destinationExecutions: [{ to: account(1).address, value: '0', data: '0x' }],
+      destinationGasUnits: (2n ** 128n).toString(),
+      options: { sponsorSettings: { gasSponsored: true } },
+    })
+    for (const route of [quoting.routeAlps, quoting.routeBlanc]) {
+      const error = await errorOf(route(huge))
+      expect(error?.code).toBe('VALIDATION_ERROR')
+      expect(error?.message).toContain('destinationGasUnits')
+    }
+    // The largest uint128 is a quote (gas sponsored, so the user's cost does not explode).
+    const max = await quoting.routeAlps({ ...huge, destinationGasUnits: (2n ** 128n - 1n).toString() })
+    expect(max.intentOp.elements[0]?.mandate.minGas).toBe((2n ** 128n - 1n).toString())
+  })
 })
 
 describe('alps with Permit2 (EOA) and the SDK 1.x', () => {

@@ -151,6 +151,12 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
     const recipient = getAddress(request.recipient?.address ?? request.account.address)
     const destinationExecutions = request.destinationExecutions as ExecutionInput[] | undefined
     const minGas = destinationExecutions?.length ? BigInt(request.destinationGasUnits ?? 500_000) : 0n
+    if (minGas >= MAX_MIN_GAS)
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `destinationGasUnits must be below 2^128 (the Mandate's minGas is a uint128), got ${request.destinationGasUnits}.`,
+        { data: { destinationGasUnits: String(request.destinationGasUnits) } },
+      )
     const sponsor = request.options?.sponsorSettings
     const sponsorship = {
       gas: !!sponsor?.gasSponsored,
@@ -478,6 +484,9 @@ const jsonShortfall = (m: ReturnType<typeof shortfall>[number]) => ({
   available: m.available.toString(),
   missing: m.missing.toString(),
 })
+
+/** The Mandate's `minGas` is a uint128 (docs/settlement.md). */
+const MAX_MIN_GAS = 2n ** 128n
 
 /** Prefers plans without swaps, then PERMIT2 (what the SDK 1.x signs verifiably), then plan order. */
 function pickAlps(plans: FundingPlan[]): FundingPlan {
