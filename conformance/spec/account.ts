@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { Address, Hex } from './common'
+import { Address, Hex, HexBytes } from './common'
 
 /** A call set up before the account is used, e.g. its deployment (spec: Resources › Account). */
-export const SetupOp = z.object({ to: Address, data: Hex })
+export const SetupOp = z.object({ to: Address, data: HexBytes })
 export type SetupOp = z.infer<typeof SetupOp>
 
 /**

@@ -16,6 +16,12 @@ export const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-pre
 /** `hex`: a 0x-prefixed hex string (spec: Resources, notation). */
 export const Hex = z.string().regex(/^0x[0-9a-fA-F]*$/, 'must be a 0x-prefixed hex string')
 
+/** `hex` that carries bytes, such as call data: whole bytes, an even number of digits (spec: Resources, notation). */
+export const HexBytes = Hex.refine(
+  (value) => value.length % 2 === 0,
+  'must be 0x-prefixed hex of whole bytes (an even number of hex digits)',
+)
+
 /** A 32-byte hex value: transaction hashes, claim hashes (spec: Resources, notation, `hex`). */
 export const Hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex string')
 

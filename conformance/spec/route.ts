@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { Account } from './account'
-import { Address, ChainIdKey, Hex, IntegerLike, IntegerString } from './common'
+import { Address, ChainIdKey, HexBytes, IntegerLike, IntegerString } from './common'
 
 /** At most this many preClaimExecutions operations on one chain (spec: Limits). */
 export const PRE_CLAIM_MAX_OPS_PER_CHAIN = 10
@@ -18,7 +18,7 @@ export type TokenRequest = z.infer<typeof TokenRequest>
 export const Execution = z.object({
   to: Address,
   value: IntegerLike,
-  data: Hex,
+  data: HexBytes,
   senderAddressPlaceholder: z.string().optional(),
   recipientAddressPlaceholder: z.string().optional(),
 })

@@ -573,6 +573,16 @@ describe('HTTP', () => {
       payload: { ...body, account: { address: account(0).address, accountType: 'Weird' } },
     })
     expect(bad.statusCode).toBe(400)
+    // Call data must be whole bytes: an odd number of hex digits is a 400 naming the field.
+    const odd = await app.inject({
+      method: 'POST',
+      url: '/intents/route',
+      headers: { 'x-api-key': 'k', 'x-api-version': '2026-04.blanc' },
+      payload: { ...body, destinationExecutions: [{ to: account(1).address, value: '0', data: '0x123' }] },
+    })
+    expect(odd.statusCode).toBe(400)
+    expect(odd.json().message).toContain('destinationExecutions.0.data')
+    expect(odd.json().message).toContain('whole bytes')
     await app.close()
   })
 })
