@@ -2,16 +2,27 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createSystemClock } from '../services'
 import { createIntentStore, DuplicateIntentError } from './intentStore'
 import { applyIntentEvent, IllegalTransitionError, initialLifecycle } from './lifecycle'
 import { createQuoteStore } from './quoteStore'
+
+/** A clock that moves only when told (the wall clock could tick between a put and its check). */
+function manualClock(start = 1_800_000_000) {
+  let now = start
+  return {
+    now: () => now,
+    nowMs: () => now * 1000,
+    advance(seconds: number) {
+      now += seconds
+    },
+  }
+}
 
 const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as const
 
 describe('quoteStore (spec: States, rule 3)', () => {
   it('expires a quote when the devnet clock passes its lifetime', () => {
-    const clock = createSystemClock()
+    const clock = manualClock()
     const quotes = createQuoteStore<{ n: number }>({ clock, ttlSeconds: 300 })
     const { intentId, expiresAt } = quotes.put({ n: 1 })
     expect(expiresAt).toBe(clock.now() + 300)
@@ -23,7 +34,7 @@ describe('quoteStore (spec: States, rule 3)', () => {
   })
 
   it('hands a quote out once, and forgets everything on reset', () => {
-    const quotes = createQuoteStore<string>({ clock: createSystemClock(), ttlSeconds: 60 })
+    const quotes = createQuoteStore<string>({ clock: manualClock(), ttlSeconds: 60 })
     const a = quotes.put('a')
     const b = quotes.put('b')
     expect(quotes.consume(a.intentId)?.quote).toBe('a')
@@ -34,7 +45,7 @@ describe('quoteStore (spec: States, rule 3)', () => {
   })
 
   it('forgets expired quotes as new ones are made, oldest first', () => {
-    const clock = createSystemClock()
+    const clock = manualClock()
     const quotes = createQuoteStore<number>({ clock, ttlSeconds: 60 })
     for (let i = 0; i < 10; i++) quotes.put(i)
     clock.advance(30)
@@ -46,7 +57,7 @@ describe('quoteStore (spec: States, rule 3)', () => {
   })
 
   it('keeps at most maxQuotes: the oldest are forgotten (a submit for them is 404)', () => {
-    const quotes = createQuoteStore<number>({ clock: createSystemClock(), ttlSeconds: 300, maxQuotes: 3 })
+    const quotes = createQuoteStore<number>({ clock: manualClock(), ttlSeconds: 300, maxQuotes: 3 })
     const made = [0, 1, 2, 3, 4].map((n) => quotes.put(n))
     expect(quotes.size).toBe(3)
     expect(made.map((m) => quotes.get(m.intentId)?.quote)).toEqual([undefined, undefined, 2, 3, 4])
