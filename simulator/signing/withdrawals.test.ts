@@ -175,6 +175,8 @@ describe('withdrawals', () => {
       },
     })
     expect(bad.statusCode).toBe(400)
+    // The chain is what is wrong, and the answer says so (not "unknown token").
+    expect(bad.json().errors[0].message).toMatch(/Chain 10 is not run by this devnet/)
     await app.close()
   })
 })

@@ -62,6 +62,7 @@ export function createWithdrawalService(parameters: CreateWithdrawalServiceParam
     return client
   }
   function tokenOf(chainId: number, address: string) {
+    clientOf(chainId) // a chain the devnet does not run is named as such, not as an unknown token
     const token = (tokens[chainId] ?? []).find((t) => t.address.toLowerCase() === address.toLowerCase())
     if (!token && BigInt(address) !== 0n)
       throw new ApiError('VALIDATION_ERROR', `Unknown token ${address} on chain ${chainId}.`, {
