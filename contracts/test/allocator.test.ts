@@ -1,6 +1,7 @@
 import { type Hex, hashStruct, zeroAddress } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { COMPACT_TYPES } from '../../conformance/spec'
 import { addresses } from '../addresses'
 import { Allocator } from '../generated/artifacts'
 import { anvilAccounts, placeCompact, startTestChain, type TestChain } from './helpers'
@@ -8,17 +9,8 @@ import { anvilAccounts, placeCompact, startTestChain, type TestChain } from './h
 let chain: TestChain
 const signer = anvilAccounts[3]!
 const allocator = { address: addresses.allocator, abi: Allocator.abi } as const
-const types = {
-  Compact: [
-    { name: 'arbiter', type: 'address' },
-    { name: 'sponsor', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'expires', type: 'uint256' },
-    { name: 'lockTag', type: 'bytes12' },
-    { name: 'token', type: 'address' },
-    { name: 'amount', type: 'uint256' },
-  ],
-} as const
+/** The Compact's `Compact` type, as the service signs it (conformance/spec/eip712Types.ts). */
+const types = COMPACT_TYPES
 const compactOf = (nonce: bigint) =>
   ({
     arbiter: zeroAddress,

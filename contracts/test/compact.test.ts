@@ -9,6 +9,7 @@ import {
   zeroAddress,
 } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { LOCK_TYPE, MULTICHAIN_COMPACT_TYPES } from '../../conformance/spec'
 import { addresses } from '../addresses'
 import { Allocator, DevnetERC20, ReentrantToken, TestERC1271Wallet, TheCompact } from '../generated/artifacts'
 import {
@@ -16,6 +17,7 @@ import {
   claimantOf,
   lockIdOf,
   lockTagOf,
+  mintAndApprove,
   placeCompact,
   placeContract,
   placeToken,
@@ -46,11 +48,7 @@ const mandateTypes = {
 } as const
 const witnessTypestring =
   'address recipient,uint256 fillDeadline,Token[] tokenOut)Token(address token,uint256 amount'
-const lockType = [
-  { name: 'lockTag', type: 'bytes12' },
-  { name: 'token', type: 'address' },
-  { name: 'amount', type: 'uint256' },
-] as const
+const lockType = LOCK_TYPE
 const batchCompactTypes = {
   BatchCompact: [
     { name: 'arbiter', type: 'address' },
@@ -63,19 +61,10 @@ const batchCompactTypes = {
   Lock: lockType,
   ...mandateTypes,
 } as const
+/** The service's MultichainCompact and Element (conformance/spec/eip712Types.ts) over the test witness. */
 const multichainTypes = {
-  MultichainCompact: [
-    { name: 'sponsor', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'expires', type: 'uint256' },
-    { name: 'elements', type: 'Element[]' },
-  ],
-  Element: [
-    { name: 'arbiter', type: 'address' },
-    { name: 'chainId', type: 'uint256' },
-    { name: 'commitments', type: 'Lock[]' },
-    { name: 'mandate', type: 'Mandate' },
-  ],
+  MultichainCompact: MULTICHAIN_COMPACT_TYPES.MultichainCompact,
+  Element: MULTICHAIN_COMPACT_TYPES.Element,
   Lock: lockType,
   ...mandateTypes,
 } as const
@@ -200,24 +189,14 @@ beforeAll(async () => {
   nativeId = lockIdOf(tag, zeroAddress)
   usdcId = lockIdOf(tag, usdc)
   await placeToken(chain, usdc, { name: 'USD Coin', symbol: 'USDC', decimals: 6 }, deployer)
-  await send(
-    deployer,
-    deployer.writeContract({
-      address: usdc,
-      abi: DevnetERC20.abi,
-      functionName: 'mint',
-      args: [sponsor.account.address, 1_000_000_000n],
-    }),
-  )
-  await send(
-    sponsor,
-    sponsor.writeContract({
-      address: usdc,
-      abi: DevnetERC20.abi,
-      functionName: 'approve',
-      args: [compact, 2n ** 256n - 1n],
-    }),
-  )
+  await mintAndApprove({
+    token: usdc,
+    minter: deployer,
+    owner: sponsor,
+    amount: 1_000_000_000n,
+    spender: compact,
+    allowance: 2n ** 256n - 1n,
+  })
   // The sponsor's starting locks: 10 ETH and 500 USDC under the allocator's multichain tag.
   await send(
     sponsor,

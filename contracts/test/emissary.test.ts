@@ -31,6 +31,7 @@ import {
   claimantOf,
   lockIdOf,
   lockTagOf,
+  mintAndApprove,
   placeCompact,
   placeContract,
   placeToken,
@@ -232,24 +233,13 @@ beforeAll(async () => {
     }),
   )
   await placeToken(chain, usdc, { name: 'USD Coin', symbol: 'USDC', decimals: 6 }, deployer)
-  await send(
-    deployer,
-    deployer.writeContract({
-      address: usdc,
-      abi: DevnetERC20.abi,
-      functionName: 'mint',
-      args: [deployer.account.address, 1_000_000n],
-    }),
-  )
-  await send(
-    deployer,
-    deployer.writeContract({
-      address: usdc,
-      abi: DevnetERC20.abi,
-      functionName: 'approve',
-      args: [addresses.compact, 1_000_000n],
-    }),
-  )
+  await mintAndApprove({
+    token: usdc,
+    minter: deployer,
+    owner: deployer,
+    amount: 1_000_000n,
+    spender: addresses.compact,
+  })
   for (const lockTag of [tag, tag2])
     await send(
       deployer,

@@ -144,6 +144,34 @@ export async function placeToken(
 }
 
 /**
+ * Mints `amount` of a DevnetERC20 to `owner` (by `minter`, as placeToken allowed it), then lets
+ * `spender` take `allowance` of it (default: all of `amount`).
+ */
+export async function mintAndApprove(parameters: {
+  token: Address
+  minter: TestWallet
+  owner: TestWallet
+  amount: bigint
+  spender: Address
+  allowance?: bigint | undefined
+}): Promise<void> {
+  const { token, minter, owner, amount, spender } = parameters
+  const erc20 = { address: token, abi: DevnetERC20.abi } as const
+  await send(
+    minter,
+    minter.writeContract({ ...erc20, functionName: 'mint', args: [owner.account.address, amount] }),
+  )
+  await send(
+    owner,
+    owner.writeContract({
+      ...erc20,
+      functionName: 'approve',
+      args: [spender, parameters.allowance ?? amount],
+    }),
+  )
+}
+
+/**
  * Places TheCompact and the Allocator at their canonical addresses, initializes the allocator with
  * `allocatorSigner` and registers it.
  *

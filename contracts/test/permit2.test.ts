@@ -1,5 +1,6 @@
 import { type Address, encodeFunctionData, type Hex, hashStruct } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { PERMIT_BATCH_WITNESS_TYPES } from '../../conformance/spec'
 import { addresses } from '../addresses'
 import { DevnetERC20, Permit2, TestERC1271Wallet } from '../generated/artifacts'
 import {
@@ -29,18 +30,10 @@ const witnessTypes = {
     { name: 'fillDeadline', type: 'uint256' },
   ],
 } as const
+/** The service's PermitBatchWitnessTransferFrom (conformance/spec/eip712Types.ts) over the test witness. */
 const batchTypes = {
-  PermitBatchWitnessTransferFrom: [
-    { name: 'permitted', type: 'TokenPermissions[]' },
-    { name: 'spender', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint256' },
-    { name: 'mandate', type: 'Mandate' },
-  ],
-  TokenPermissions: [
-    { name: 'token', type: 'address' },
-    { name: 'amount', type: 'uint256' },
-  ],
+  PermitBatchWitnessTransferFrom: PERMIT_BATCH_WITNESS_TYPES.PermitBatchWitnessTransferFrom,
+  TokenPermissions: PERMIT_BATCH_WITNESS_TYPES.TokenPermissions,
   ...witnessTypes,
 } as const
 /** Permit2's witnessTypeString: the rest of the type string after `deadline,` (sorted referenced types). */

@@ -19,7 +19,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SINGLE_CHAIN_OPS_TYPES } from '../../conformance/spec'
+import { MANDATE_TYPES, SINGLE_CHAIN_OPS_TYPES } from '../../conformance/spec'
 import { type AnvilInstance, startAnvil } from '../../simulator/devnet/anvil'
 import { addresses } from '../addresses'
 import {
@@ -40,18 +40,7 @@ const recipient: Address = '0x000000000000000000000000000000000000bEEF'
 const zeroVt = toHex(0, { size: 32 })
 
 /** Target and Token as the public SDK 1.x types them inside the Mandate. */
-const targetTypes = {
-  Target: [
-    { name: 'recipient', type: 'address' },
-    { name: 'tokenOut', type: 'Token[]' },
-    { name: 'targetChain', type: 'uint256' },
-    { name: 'fillExpiry', type: 'uint256' },
-  ],
-  Token: [
-    { name: 'token', type: 'address' },
-    { name: 'amount', type: 'uint256' },
-  ],
-} as const
+const targetTypes = { Target: MANDATE_TYPES.Target, Token: MANDATE_TYPES.Token } as const
 
 const singleChainOpsTypes = SINGLE_CHAIN_OPS_TYPES
 
