@@ -25,6 +25,7 @@ import { type Devnet, startDevnet } from '../devnet/startDevnet'
 import type { ApiError } from '../http/errorCodes'
 import { createSettlementStack } from '../settlement/createSettlementStack'
 import { balanceOf, compactBalanceOf } from '../settlement/testing/buildSignedIntent'
+import { waitForStatus } from '../settlement/testing/waitForStatus'
 import { planFunding } from './planFunding'
 import { createQuotingService, type QuotingServiceInstance } from './quotingService'
 import type { ChainHoldings, TokenHolding } from './readBalances'
@@ -91,15 +92,7 @@ function expectAddsUp(t: Received) {
   expect(t.fundedBy.reduce((s, f) => s + BigInt(f.value), 0n)).toBe(BigInt(t.amountSpentRaw))
 }
 
-async function waitFor(id: string) {
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    const status = await stack.service.operationStatus(id)
-    if (status && ['COMPLETED', 'FAILED', 'EXPIRED'].includes(status.status)) return status
-    if (Date.now() > deadline) throw new Error(`intent ${id} stuck at ${JSON.stringify(status)}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+const waitFor = (id: string) => waitForStatus(stack.service, id, ['COMPLETED', 'FAILED', 'EXPIRED'], 60_000)
 
 /** Signs an alps COMPACT intent as an EOA (one MultichainCompact) and submits it. */
 async function submitCompact(intentOp: IntentOp, signer: (typeof devnet.keys.accounts)[number]) {

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SubmitIntentOperationRequest } from '../../conformance/spec'
 import { addresses } from '../../contracts/addresses'
 import { type Devnet, startDevnet } from '../devnet/startDevnet'
-import type { IntentService } from '../http/domainServices'
 import { ApiError } from '../http/errorCodes'
 import { fillArgs } from './contractArgs'
 import { createSettlementStack } from './createSettlementStack'
@@ -20,6 +19,7 @@ import {
   fundForPermit2,
   tokenAddress,
 } from './testing/buildSignedIntent'
+import { waitForStatus } from './testing/waitForStatus'
 
 const usdc = (n: number) => parseUnits(String(n), 6)
 let devnet: Devnet
@@ -34,16 +34,6 @@ afterAll(async () => {
   await stack?.stop()
   await devnet?.stop()
 })
-
-async function waitFor(service: IntentService, id: string, statuses: string[], timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const status = await service.operationStatus(id)
-    if (status && statuses.includes(status.status)) return status
-    if (Date.now() > deadline) throw new Error(`intent ${id} stuck at ${JSON.stringify(status)}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 async function expectMined(chainId: number, hash: unknown) {
   const receipt = await devnet
@@ -85,7 +75,7 @@ describe('settlement (alps, relayer on the devnet)', () => {
     })
     const { result } = await submit(signedIntentOp)
     expect(result.status).toBe('PENDING')
-    const status = await waitFor(stack.service, result.id, ['COMPLETED', 'FAILED'])
+    const status = await waitForStatus(stack.service, result.id, ['COMPLETED', 'FAILED'])
     expect(status).toMatchObject({ status: 'COMPLETED', destinationChainId: 8453, userAddress: user.address })
     await expectMined(8453, status.fillTransactionHash)
     expect(status.claims).toHaveLength(1)
@@ -123,7 +113,7 @@ describe('settlement (alps, relayer on the devnet)', () => {
       now: devnet.now(),
     })
     const { result } = await submit(signedIntentOp)
-    const status = await waitFor(stack.service, result.id, ['COMPLETED', 'FAILED'])
+    const status = await waitForStatus(stack.service, result.id, ['COMPLETED', 'FAILED'])
     expect(status.status).toBe('COMPLETED')
     expect(status.claims.map((c) => c.chainId).sort()).toEqual([10, 42161])
     for (const claim of status.claims) await expectMined(claim.chainId, claim.claimTransactionHash)
@@ -230,7 +220,7 @@ describe('settlement (alps, relayer on the devnet)', () => {
       now: devnet.now(),
     })
     const { result } = await submit(signedIntentOp)
-    const status = await waitFor(stack.service, result.id, ['COMPLETED', 'FAILED'])
+    const status = await waitForStatus(stack.service, result.id, ['COMPLETED', 'FAILED'])
     expect(status.status).toBe('FAILED')
     expect(status.failureReason).toMatch(/^fill: DestinationOpsFailed → AccountHasNoCode/)
     expect(status.fillTransactionHash).toBeNull()
@@ -252,7 +242,7 @@ describe('settlement: expiry and restart', () => {
       })
       const { result } = await slow.service.submitOperation({ signedIntentOp })
       await devnet.advanceClock(120)
-      const status = await waitFor(slow.service, result.id, ['EXPIRED', 'COMPLETED', 'FAILED'])
+      const status = await waitForStatus(slow.service, result.id, ['EXPIRED', 'COMPLETED', 'FAILED'])
       expect(status.status).toBe('EXPIRED')
       expect(status.claims.map((c) => c.status)).toEqual(['EXPIRED'])
       await slow.settlement.idle()
@@ -296,8 +286,8 @@ describe('settlement: expiry and restart', () => {
 
       const second = await createSettlementStack({ devnet, stateDir })
       try {
-        const statusA = await waitFor(second.service, idA, ['COMPLETED', 'FAILED'])
-        const statusB = await waitFor(second.service, idB, ['COMPLETED', 'FAILED'])
+        const statusA = await waitForStatus(second.service, idA, ['COMPLETED', 'FAILED'])
+        const statusB = await waitForStatus(second.service, idB, ['COMPLETED', 'FAILED'])
         expect([statusA.status, statusB.status]).toEqual(['COMPLETED', 'COMPLETED'])
         expect(statusB.fillTransactionHash).toBe(fillHash)
       } finally {
@@ -333,7 +323,7 @@ describe('settlement: concurrency', () => {
     )
     const results = await Promise.all(intents.map((i) => submit(i.signedIntentOp)))
     const statuses = await Promise.all(
-      results.map((r) => waitFor(stack.service, r.result.id, ['COMPLETED', 'FAILED'], 120_000)),
+      results.map((r) => waitForStatus(stack.service, r.result.id, ['COMPLETED', 'FAILED'], 120_000)),
     )
     expect(statuses.filter((s) => s.status !== 'COMPLETED')).toEqual([])
     const balances = await Promise.all(

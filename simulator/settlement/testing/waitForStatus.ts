@@ -1,0 +1,20 @@
+import type { IntentService } from '../../http/domainServices'
+
+/**
+ * Polls an alps intent operation's status (every 50 ms) until it is one of `statuses`; throws
+ * with the last status seen after `timeoutMs`.
+ */
+export async function waitForStatus(
+  service: Pick<IntentService, 'operationStatus'>,
+  id: string,
+  statuses: readonly string[],
+  timeoutMs = 30_000,
+) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const status = await service.operationStatus(id)
+    if (status && statuses.includes(status.status)) return status
+    if (Date.now() > deadline) throw new Error(`intent ${id} stuck at ${JSON.stringify(status)}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
