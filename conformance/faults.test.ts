@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { FAULT_CATALOGUE, type FaultName } from '../simulator/faults'
+import { FAULT_CATALOGUE, type FaultName } from '../simulator/faults/faults'
 import { runConformance } from './runner/runConformance'
 import { type LocalTarget, startLocalTarget } from './runner/startLocalTarget'
 import { type LoadedScenario, loadScenarios } from './scenario/loadScenarios'

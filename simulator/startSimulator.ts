@@ -1,17 +1,23 @@
 import { writeFile } from 'node:fs/promises'
 import { API_VERSIONS, type DevnetManifest } from '../conformance/spec'
 import { tokensByChain } from '../contracts/addresses'
-import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, startService } from './cli/up'
-import { createDepositProcessor, createDepositProcessorService } from './deposits'
+import { createDepositProcessor, createDepositProcessorService, type DepositProcessor } from './deposits'
+import { type ChainSender, createChainSender } from './devnet/chainSender'
 import { type Devnet, startDevnet } from './devnet/startDevnet'
-import { createFaults, type Faults } from './faults'
+import { createFaults, type Faults } from './faults/faults'
 import type { HttpServices } from './http/domainServices'
-import { createPriceTable } from './quoting/prices'
-import { createQuotingService } from './quoting/quotingService'
-import { type ChainSender, createChainSender } from './settlement/chainSender'
-import { createSettlementStack } from './settlement/createSettlementStack'
+import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, startService } from './http/startService'
+import { createIntentService } from './intents/intentService'
+import { createIntentStore, type IntentStore } from './intents/intentStore'
+import type { SignedIntent } from './intents/types'
+import { createPriceTable } from './prices/prices'
+import { createQuoteStore } from './quoting/quoteStore'
+import { createQuotingService, type QuotingServiceInstance } from './quoting/quotingService'
+import type { StoredQuotedIntent } from './quoting/types'
+import { createSettlement, type Settlement } from './settlement/createSettlement'
+import { verifySubmission } from './settlement/verifySubmission'
 import { createAllocator } from './signing/allocator'
-import { createWithdrawalService } from './signing/withdrawals'
+import { createWithdrawalService } from './withdrawals/withdrawals'
 
 /** Default lifetime of a blanc quote, in seconds (`--quote-ttl`). */
 export const DEFAULT_QUOTE_TTL_SECONDS = 300
@@ -70,67 +76,17 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
     forks: parameters.forks,
     log: parameters.log,
   })
-  const stops: (() => Promise<void>)[] = []
+  let domain: DomainServices | undefined
   try {
-    // One price table for the whole service: quotes, deposit rules and POST /_devnet/prices.
-    const prices = createPriceTable()
-    // One sender per chain for everything the relayer sends (fills, claims, deposit payouts).
-    const senders = new Map<number, ChainSender>(
-      devnet.chains.map((chain) => [chain.chainId, createChainSender({ chain })]),
-    )
-    const depositProcessor = createDepositProcessor({
-      chains: devnet.chains.map((chain) => ({
-        chainId: chain.chainId,
-        publicClient: chain.publicClient,
-        relayer: chain.relayerClient,
-        tokens: tokensByChain[chain.chainId] ?? [],
-        send: (tx, options) => senders.get(chain.chainId)!.send(tx, options),
-      })),
-      prices,
-      clock: devnet,
-      stateDir: parameters.stateDir,
-      onError: (error) => parameters.log?.(`deposit processor: ${(error as Error).message}`),
+    domain = await createServices({
+      devnet,
       faults,
-    })
-    await depositProcessor.start()
-    stops.push(() => depositProcessor.stop())
-
-    const quoting = createQuotingService({
-      chains: devnet.chains,
-      server: devnet.keys.server.account,
-      allocatorSigner: devnet.keys.allocator.account,
-      clock: devnet,
-      ttlSeconds: quoteTtlSeconds,
+      stateDir: parameters.stateDir,
+      quoteTtlSeconds,
       swapFeeBps: parameters.swapFeeBps,
-      prices,
-      faults,
-    })
-    const settlement = await createSettlementStack({
-      devnet,
-      stateDir: parameters.stateDir,
-      quotes: quoting.quotes,
-      senders,
       log: parameters.log,
-      faults,
     })
-    stops.push(() => settlement.stop())
-    const clients = Object.fromEntries(devnet.chains.map((chain) => [chain.chainId, chain.publicClient]))
-    const withdrawals = createWithdrawalService({
-      allocator: createAllocator({ signer: devnet.keys.allocator.account, clients }),
-      clients,
-      clock: devnet,
-      faults,
-    })
-
-    const services: HttpServices = {
-      clock: devnet,
-      devnet,
-      prices,
-      quoting,
-      intents: settlement.service,
-      withdrawals,
-      depositProcessor: (tenant) => createDepositProcessorService(depositProcessor, tenant),
-    }
+    const { services } = domain
     const service = await startService({
       port: parameters.port ?? DEFAULT_PORT,
       host: parameters.host ?? DEFAULT_HOST,
@@ -161,15 +117,140 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       close() {
         closing ??= (async () => {
           await service.close()
-          for (const stop of stops.reverse()) await stop()
+          await domain?.stop()
           await devnet.stop()
         })()
         return closing
       },
     }
   } catch (error) {
-    for (const stop of stops.reverse()) await stop().catch(() => {})
+    await domain?.stop().catch(() => {})
     await devnet.stop()
+    throw error
+  }
+}
+
+/** Parameters of {@link createServices}. */
+export type CreateServicesParameters = {
+  devnet: Devnet
+  faults: Faults
+  /** Makes intents and the deposit processor durable (the chains' state is the devnet's). */
+  stateDir?: string | undefined
+  quoteTtlSeconds?: number | undefined
+  swapFeeBps?: number | undefined
+  /** The relayer waits this long before taking up a new intent (a slow relayer; default 0). */
+  pickupDelayMs?: number | undefined
+  log?: ((line: string) => void) | undefined
+}
+
+/** The domain services on a running devnet, started; `stop` stops them (not the devnet). */
+export type DomainServices = {
+  services: HttpServices
+  quoting: QuotingServiceInstance
+  intentStore: IntentStore<SignedIntent>
+  settlement: Settlement
+  depositProcessor: DepositProcessor
+  stop(): Promise<void>
+}
+
+/**
+ * Builds every domain service on a running devnet and hands each its collaborators: the one
+ * place where services are wired (startSimulator calls it; tests that need the services without
+ * HTTP call it too). Loads durable state, starts the relayer and the deposit watcher.
+ *
+ * @example
+ * const devnet = await startDevnet({ chainIds: [10, 8453] })
+ * const { services, stop } = await createServices({ devnet, faults: createFaults() })
+ * await services.quoting.routeBlanc(request)
+ */
+export async function createServices(parameters: CreateServicesParameters): Promise<DomainServices> {
+  const { devnet, faults, stateDir, log } = parameters
+  const stops: (() => Promise<void>)[] = []
+  const stop = async () => {
+    for (const next of stops.splice(0).reverse()) await next()
+  }
+  try {
+    // One price table for the whole service: quotes, deposit rules and POST /_devnet/prices.
+    const prices = createPriceTable()
+    // One sender per chain for everything the relayer sends (fills, claims, deposit payouts):
+    // the relayer's nonces stay in one queue per chain.
+    const senders = new Map<number, ChainSender>(
+      devnet.chains.map((chain) => [chain.chainId, createChainSender({ chain })]),
+    )
+    const depositProcessor = createDepositProcessor({
+      chains: devnet.chains.map((chain) => ({
+        chainId: chain.chainId,
+        publicClient: chain.publicClient,
+        relayer: chain.relayerClient,
+        tokens: tokensByChain[chain.chainId] ?? [],
+        send: (tx, options) => senders.get(chain.chainId)!.send(tx, options),
+      })),
+      prices,
+      clock: devnet,
+      stateDir,
+      onError: (error) => log?.(`deposit processor: ${(error as Error).message}`),
+      faults,
+    })
+    await depositProcessor.start()
+    stops.push(() => depositProcessor.stop())
+
+    const quotes = createQuoteStore<StoredQuotedIntent>({
+      clock: devnet,
+      ttlSeconds: parameters.quoteTtlSeconds ?? DEFAULT_QUOTE_TTL_SECONDS,
+      faults,
+    })
+    const quoting = createQuotingService({
+      chains: devnet.chains,
+      server: devnet.keys.server.account,
+      allocatorSigner: devnet.keys.allocator.account,
+      clock: devnet,
+      quotes,
+      swapFeeBps: parameters.swapFeeBps,
+      prices,
+      faults,
+    })
+
+    const intentStore = createIntentStore<SignedIntent>({ stateDir, now: () => devnet.now() })
+    await intentStore.load()
+    const settlement = createSettlement({
+      devnet,
+      store: intentStore,
+      senders,
+      pickupDelayMs: parameters.pickupDelayMs,
+      log,
+      faults,
+    })
+    await settlement.start()
+    stops.push(() => settlement.stop())
+    const intents = createIntentService({
+      store: intentStore,
+      relayer: settlement,
+      verify: (signed, serverAddress) => verifySubmission({ devnet, signed, serverAddress }),
+      serverAddress: devnet.keys.server.address,
+      quotes,
+      faults,
+    })
+
+    const clients = Object.fromEntries(devnet.chains.map((chain) => [chain.chainId, chain.publicClient]))
+    const withdrawals = createWithdrawalService({
+      allocator: createAllocator({ signer: devnet.keys.allocator.account, clients }),
+      clients,
+      clock: devnet,
+      faults,
+    })
+
+    const services: HttpServices = {
+      clock: devnet,
+      devnet,
+      prices,
+      quoting,
+      intents,
+      withdrawals,
+      depositProcessor: (tenant) => createDepositProcessorService(depositProcessor, tenant),
+    }
+    return { services, quoting, intentStore, settlement, depositProcessor, stop }
+  } catch (error) {
+    await stop().catch(() => {})
     throw error
   }
 }

@@ -1,4 +1,5 @@
 import { BaseError } from '../../simulator/util/BaseError'
+import type { Variables } from './variables'
 
 /** Thrown when a step uses `${name}` and no earlier step captured `name`. */
 export class UnknownVariableError extends BaseError {
@@ -14,7 +15,7 @@ const PLACEHOLDER = /\$\{([\w.-]+)\}/g
  * @example
  * interpolate({ path: '/intents/${intentId}/submit' }, { intentId: '42' }) // { path: '/intents/42/submit' }
  */
-export function interpolate<T>(value: T, vars: Record<string, unknown>): T {
+export function interpolate<T>(value: T, vars: Variables): T {
   const lookup = (name: string) => {
     if (!Object.hasOwn(vars, name))
       throw new UnknownVariableError(`Unknown variable \${${name}}.`, {

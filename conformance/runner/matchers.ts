@@ -1,7 +1,10 @@
 import type { Matcher, StatusExpectation } from '../scenario/schema'
 
+/** A value read at a path, or that there was none. */
+export type PathRead = { found: boolean; value: unknown }
+
 /** Reads a value by JSON pointer (`/errors/0/message`) or dotted path (`errors[0].message`). */
-export function readPath(value: unknown, path: string): { found: boolean; value: unknown } {
+export function readPath(value: unknown, path: string): PathRead {
   const segments =
     path === '' || path === '/' || path === '$'
       ? []
@@ -60,7 +63,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
  * @example
  * applyMatcher({ found: true, value: 'VALIDATION_ERROR' }, { equals: 'VALIDATION_ERROR' }) // { ok: true }
  */
-export function applyMatcher(read: { found: boolean; value: unknown }, matcher: Matcher): MatchResult {
+export function applyMatcher(read: PathRead, matcher: Matcher): MatchResult {
   const { found, value } = read
   if (matcher.absent === true || matcher.exists === false)
     return found && value !== undefined ? { ok: false, message: 'is present' } : { ok: true }

@@ -13,14 +13,41 @@ import type { LocalTarget } from './startLocalTarget'
  * lacks most capabilities, unlike startLocalTarget's whole simulator.
  */
 async function startBareTarget(parameters: { strictVersion?: boolean } = {}): Promise<LocalTarget> {
-  const [{ buildApp }, { createSystemClock }] = await Promise.all([
+  const [{ buildApp, ApiError }, { stubServices }, { createFaults }] = await Promise.all([
     import('../../simulator/http'),
-    import('../../simulator/services'),
+    import('../../simulator/http/testing/stubServices'),
+    import('../../simulator/faults/faults'),
   ])
+  // A vendor still building its domain logic: every domain route answers 501.
+  const notBuilt = async (): Promise<never> => {
+    throw new ApiError('INTERNAL_ERROR', 'Not implemented yet.', { status: 501 })
+  }
+  const stubs = stubServices()
   const apiKey = 'bare-target-key'
   const app = await buildApp(
     { apiKeys: [apiKey], strictVersion: parameters.strictVersion },
-    { clock: createSystemClock() },
+    {
+      ...stubs,
+      quoting: { routeAlps: notBuilt, routeBlanc: notBuilt, resetQuotes: notBuilt },
+      intents: {
+        submitOperation: notBuilt,
+        submitQuoted: notBuilt,
+        operationStatus: notBuilt,
+        intentStatus: notBuilt,
+      },
+      withdrawals: { withdraw: notBuilt, batchWithdraw: notBuilt },
+      depositProcessor: () => ({
+        setup: notBuilt,
+        getSetup: notBuilt,
+        register: notBuilt,
+        listDeposits: notBuilt,
+        getDeposit: notBuilt,
+        listWebhookEvents: notBuilt,
+        resendWebhookEvent: notBuilt,
+        sendTestEvent: notBuilt,
+      }),
+    },
+    { faults: createFaults() },
   )
   await app.listen({ port: 0, host: '127.0.0.1' })
   const { port } = app.server.address() as AddressInfo

@@ -7,7 +7,7 @@ import {
   compactTypedData,
   permit2TypedData,
   singleChainOpsTypedData as simulatorSingleChainOps,
-} from '../../simulator/quoting/typedData'
+} from '../../simulator/eip712/typedData'
 import type { IntentOp } from '../spec'
 import {
   CANONICAL_SIGNING_CONTRACTS,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { BaseError } from '../../simulator/util/BaseError'
 
 /**
  * The scenario file format (`scenarios/<pack>/*.yaml`), as zod schemas. A scenario is data: a
@@ -303,14 +304,41 @@ const STEP_KINDS = {
   signIntentOp: SignIntentOpStep,
   patch: PatchStep,
 } as const
-export type Step = z.infer<(typeof STEP_KINDS)[keyof typeof STEP_KINDS]>
+
+/** The kinds of step, each named by the one key a step of that kind has (`http`, `chain`, …). */
+export type StepKind = keyof typeof STEP_KINDS
+/** A step of one kind, e.g. `StepOf<'http'>` is an {@link HttpStep}. */
+export type StepOf<kind extends StepKind> = z.infer<(typeof STEP_KINDS)[kind]>
+export type Step = StepOf<StepKind>
+
+const STEP_KIND_NAMES = Object.keys(STEP_KINDS) as StepKind[]
+
+/** Thrown when a value given as a parsed step has no step kind's key. */
+export class StepKindError extends BaseError {
+  override name = 'Conformance.StepKindError'
+}
+
+/**
+ * The kind of a step: the key of {@link STEP_KINDS} it has (a parsed step has exactly one).
+ *
+ * @example
+ * stepKind({ wait: 100 }) // 'wait'
+ */
+export function stepKind(step: Step): StepKind {
+  const kind = STEP_KIND_NAMES.find((name) => name in step)
+  if (kind === undefined)
+    throw new StepKindError(`The value is not a step: ${JSON.stringify(step)?.slice(0, 200)}.`, {
+      metaMessages: [`A step has one of: ${STEP_KIND_NAMES.join(', ')}.`],
+    })
+  return kind
+}
 
 /**
  * One step: the key naming its kind (`http`, `chain`, …) picks its schema, so an error names the
  * field of that kind instead of listing why every kind of a union failed.
  */
 export const Step = z.unknown().transform((value, ctx): Step => {
-  const kinds = Object.keys(STEP_KINDS) as (keyof typeof STEP_KINDS)[]
+  const kinds = STEP_KIND_NAMES
   const present =
     typeof value === 'object' && value !== null && !Array.isArray(value)
       ? kinds.filter((kind) => kind in value)

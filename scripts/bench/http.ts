@@ -12,8 +12,9 @@ import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
+import { createFaults } from '../../simulator/faults/faults'
 import { buildApp } from '../../simulator/http/app'
-import { createSystemClock } from '../../simulator/services'
+import { stubServices } from '../../simulator/http/testing/stubServices'
 
 const API_KEY = 'bench-key'
 
@@ -24,7 +25,7 @@ async function serve(): Promise<void> {
   // The same request shape as the rejected route (POST, JSON body parsed), answered 400 with no plugins.
   bare.post('/bare', async (_request, reply) => reply.code(400).send({ status: 'rejected' }))
   await bare.listen({ host: '127.0.0.1', port: 0 })
-  const app = await buildApp({ apiKeys: [API_KEY] }, { clock: createSystemClock() })
+  const app = await buildApp({ apiKeys: [API_KEY] }, stubServices(), { faults: createFaults() })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const url = (server: typeof bare.server) => {
     const address = server.address()

@@ -23,8 +23,10 @@ import type { AlpsRouteResponse, BlancRouteResponse } from '../../conformance/sp
 import { addresses, tokensByChain } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { startDevnet } from '../../simulator/devnet/startDevnet'
+import { createFaults } from '../../simulator/faults/faults'
 import { buildApp } from '../../simulator/http/app'
-import { createQuotingService } from '../../simulator/quoting/quotingService'
+import { stubServices } from '../../simulator/http/testing/stubServices'
+import { createTestQuoting } from '../../simulator/quoting/testing/createTestQuoting'
 
 const argument = (name: string, fallback: number) => {
   const index = process.argv.indexOf(`--${name}`)
@@ -33,7 +35,7 @@ const argument = (name: string, fallback: number) => {
 const duration = argument('duration', 5)
 const rounds = argument('rounds', 1)
 const devnet = await startDevnet({ chainIds: [1, 8453], accountCount: 8 })
-const quoting = createQuotingService({
+const quoting = createTestQuoting({
   chains: devnet.chains,
   server: devnet.keys.server.account,
   clock: devnet,
@@ -43,14 +45,15 @@ let quotesAnswered = 0
 const counted = <T>(promise: Promise<T>) => promise.finally(() => quotesAnswered++)
 const app = await buildApp(
   { apiKeys: ['bench'] },
-  {
+  stubServices({
     clock: devnet,
     quoting: {
       ...quoting,
       routeAlps: (request) => counted(quoting.routeAlps(request)),
       routeBlanc: (request) => counted(quoting.routeBlanc(request)),
     },
-  },
+  }),
+  { faults: createFaults() },
 )
 const base = await app.listen({ port: 0, host: '127.0.0.1' })
 // The HTTP floor: the same app and route, its quoting replaced by a fixed, real answer (computed
@@ -58,14 +61,15 @@ const base = await app.listen({ port: 0, host: '127.0.0.1' })
 const fixed: { alps?: AlpsRouteResponse; blanc?: BlancRouteResponse } = {}
 const stubbed = await buildApp(
   { apiKeys: ['bench'] },
-  {
+  stubServices({
     clock: devnet,
     quoting: {
       ...quoting,
       routeAlps: async () => fixed.alps as AlpsRouteResponse,
       routeBlanc: async () => fixed.blanc as BlancRouteResponse,
     },
-  },
+  }),
+  { faults: createFaults() },
 )
 const stubbedBase = await stubbed.listen({ port: 0, host: '127.0.0.1' })
 const bare = Fastify()

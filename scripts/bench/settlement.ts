@@ -12,13 +12,14 @@
 import { encodeFunctionData, erc20Abi, keccak256, parseUnits, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { startDevnet } from '../../simulator/devnet/startDevnet'
-import type { IntentService } from '../../simulator/http/domainServices'
-import { createSettlementStack } from '../../simulator/settlement/createSettlementStack'
+import { createFaults } from '../../simulator/faults/faults'
+import type { IntentService } from '../../simulator/intents/types'
 import {
   buildSignedIntent,
   fundForPermit2,
   tokenAddress,
 } from '../../simulator/settlement/testing/buildSignedIntent'
+import { createServices } from '../../simulator/startSimulator'
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(name)
@@ -44,7 +45,7 @@ async function completed(service: IntentService, id: string) {
 }
 
 const devnet = await startDevnet({ chainIds: [10, 8453], accountCount: 2 })
-const stack = await createSettlementStack({ devnet })
+const stack = await createServices({ devnet, faults: createFaults() })
 try {
   const owners = (n: number, tag: string) =>
     Array.from({ length: n }, (_, i) => privateKeyToAccount(keccak256(toHex(`bench settlement ${tag} ${i}`))))
@@ -65,8 +66,8 @@ try {
   for (const [i, owner] of seq.entries()) {
     const { signedIntentOp } = await intent(owner)
     const started = performance.now()
-    const { result } = await stack.service.submitOperation({ signedIntentOp })
-    await completed(stack.service, result.id)
+    const { result } = await stack.services.intents.submitOperation({ signedIntentOp })
+    await completed(stack.services.intents, result.id)
     if (i > 0) latencies.push(performance.now() - started)
   }
 
@@ -107,9 +108,9 @@ try {
   const signed = await Promise.all(many.map(intent))
   const started = performance.now()
   const results = await Promise.all(
-    signed.map((s) => stack.service.submitOperation({ signedIntentOp: s.signedIntentOp })),
+    signed.map((s) => stack.services.intents.submitOperation({ signedIntentOp: s.signedIntentOp })),
   )
-  await Promise.all(results.map((r) => completed(stack.service, r.result.id)))
+  await Promise.all(results.map((r) => completed(stack.services.intents, r.result.id)))
   const seconds = (performance.now() - started) / 1000
 
   console.log(`settlement latency, submit → COMPLETED (${sequential} one-origin intents, one at a time):`)

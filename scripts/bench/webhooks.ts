@@ -13,7 +13,7 @@ import { signWebhookBody } from '../../simulator/deposits/signWebhook'
 import { startTestChains } from '../../simulator/deposits/testing/startTestChains'
 import { startWebhookReceiver } from '../../simulator/deposits/testing/webhookReceiver'
 import { createWebhookOutbox } from '../../simulator/deposits/webhookOutbox'
-import { createPriceTable } from '../../simulator/quoting/prices'
+import { createPriceTable } from '../../simulator/prices/prices'
 
 const arg = (name: string, fallback: number) => {
   const index = process.argv.indexOf(`--${name}`)

@@ -1,94 +1,6 @@
 import type { Command } from 'commander'
-import type { FastifyInstance } from 'fastify'
 import { API_VERSIONS } from '../../conformance/spec'
-import type { Faults } from '../faults'
-import { buildApp } from '../http/app'
-import type { HttpServices } from '../http/domainServices'
-import { createSystemClock } from '../services'
-import { BaseError } from '../util/BaseError'
-
-/** The API key `up` prints and accepts when none is given. */
-export const DEFAULT_API_KEY = 'devnet-key'
-/** The port `up` listens on when none is given. */
-export const DEFAULT_PORT = 4000
-/** The host `up` listens on when none is given. */
-export const DEFAULT_HOST = '127.0.0.1'
-
-/** Parameters of {@link startService}. */
-export type StartServiceParameters = {
-  /** Port to listen on; 0 picks a free one (default 4000). */
-  port?: number | undefined
-  host?: string | undefined
-  /** The API key callers must send (default `devnet-key`). */
-  apiKey?: string | undefined
-  /** Reject requests without `x-api-version`. */
-  strictVersion?: boolean | undefined
-  bodyLimit?: number | undefined
-  logger?: boolean | undefined
-  /** The services routes delegate to (default: a system clock and nothing else, so domain routes answer 501). */
-  services?: HttpServices | undefined
-  faults?: Faults | undefined
-}
-
-/** What {@link startService} returns. */
-export type StartServiceReturnType = {
-  /** e.g. `http://127.0.0.1:4000`. */
-  baseUrl: string
-  apiKey: string
-  app: FastifyInstance
-  /** Stops listening and closes the app (idempotent). */
-  close(): Promise<void>
-}
-
-/** Thrown when the service cannot listen (port taken, bad host). */
-export class ListenError extends BaseError {
-  override name = 'Up.ListenError'
-  constructor(host: string, port: number, cause: unknown) {
-    super(`Cannot listen on ${host}:${port}.`, { details: (cause as Error)?.message, cause })
-  }
-}
-
-/**
- * Starts the service and listens. The devnet (chains, domain services) comes in through
- * `services`; without them the contract layer runs and domain routes answer 501.
- *
- * @example
- * const { baseUrl, apiKey, close } = await startService({ port: 0 })
- */
-export async function startService(parameters: StartServiceParameters = {}): Promise<StartServiceReturnType> {
-  const host = parameters.host ?? DEFAULT_HOST
-  const port = parameters.port ?? DEFAULT_PORT
-  const apiKey = parameters.apiKey ?? DEFAULT_API_KEY
-  const app = await buildApp(
-    {
-      apiKeys: [apiKey],
-      strictVersion: parameters.strictVersion,
-      bodyLimit: parameters.bodyLimit,
-      logger: parameters.logger,
-    },
-    parameters.services ?? { clock: createSystemClock() },
-    { faults: parameters.faults },
-  )
-  try {
-    await app.listen({ host, port })
-  } catch (error) {
-    await app.close()
-    throw new ListenError(host, port, error)
-  }
-  const address = app.server.address()
-  const actualPort = typeof address === 'object' && address ? address.port : port
-  const urlHost = host.includes(':') ? `[${host}]` : host
-  let closing: Promise<void> | undefined
-  return {
-    baseUrl: `http://${urlHost}:${actualPort}`,
-    apiKey,
-    app,
-    close: () => {
-      closing ??= app.close()
-      return closing
-    },
-  }
-}
+import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT } from '../http/startService'
 
 const parsePort = (value: string): number => {
   const port = Number(value)
@@ -158,7 +70,7 @@ export function register(program: Command): void {
       'write the devnet manifest (chains, contracts, accounts, keys) as JSON to this file',
     )
     .action(async (options: UpOptions) => {
-      // Loaded here: startSimulator itself builds on startService from this module.
+      // Loaded when the command runs, so `intent-devnet --help` does not load the simulator.
       const { startSimulator } = await import('../startSimulator')
       const sim = await startSimulator({
         port: options.port,

@@ -16,9 +16,9 @@ import {
 } from 'viem'
 import type { DepositProcessorParams } from '../../conformance/spec'
 import type { TokenInfo } from '../../contracts/addresses'
-import type { Faults } from '../faults'
-import type { PriceTable } from '../quoting/prices'
-import { createChainSender, type SendOptions } from '../settlement/chainSender'
+import { createChainSender, type SendOptions } from '../devnet/chainSender'
+import type { Faults } from '../faults/faults'
+import type { PriceTable } from '../prices/prices'
 import { type ObservedDeposit, scanBlocks } from './chainWatcher'
 import {
   type ConfigStoreState,

@@ -5,7 +5,7 @@ export class InvalidConfigurationError extends BaseError {
   override name = 'DepositProcessor.InvalidConfigurationError'
   readonly path: string
   constructor(path: string, message: string) {
-    super(`${path}: ${message}`, { docsPath: 'docs/deposit-processor.md' })
+    super(`${path}: ${message}`, { data: { path }, docsPath: 'docs/deposit-processor.md' })
     this.path = path
   }
 }

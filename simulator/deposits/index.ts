@@ -1,4 +1,3 @@
-export { createPriceTable, DEFAULT_PRICES, type PriceTable, STABLECOIN_SYMBOLS } from '../quoting/prices'
 export { type ObservedDeposit, type ScanBlocksParameters, scanBlocks, transferEvent } from './chainWatcher'
 export {
   createConfigStore,
@@ -33,6 +32,7 @@ export {
   priceDeviationBps,
 } from './rules'
 export { signWebhookBody, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from './signWebhook'
+export type { DepositProcessorService, WebhookEventsQuery } from './types'
 export {
   createWebhookOutbox,
   DEFAULT_RETRY_POLICY,

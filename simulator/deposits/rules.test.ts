@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { type TokenInfo, tokensByChain } from '../../contracts/addresses'
-import { createPriceTable } from '../quoting/prices'
+import { createPriceTable } from '../prices/prices'
 import type { DepositProcessorConfiguration } from './configStore'
 import { evaluateDeposit, planPayout, priceDeviationBps } from './rules'
 

@@ -1,6 +1,6 @@
 import type { SponsorshipEntry } from '../../conformance/spec'
 import type { TokenInfo } from '../../contracts/addresses'
-import { type PriceTable, STABLECOIN_SYMBOLS } from '../quoting/prices'
+import { type PriceTable, STABLECOIN_SYMBOLS } from '../prices/prices'
 import { DEFAULT_MAX_PRICE_DEVIATION_BPS, type DepositProcessorConfiguration } from './configStore'
 
 /** The error codes a rejected deposit carries (spec: Errors). */

@@ -1,7 +1,7 @@
 import { type Abi, type Address, encodeFunctionData, type Hex } from 'viem'
 import { addresses, type TokenInfo, tokensByChain } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
-import type { DevKeys } from '../signing/keys'
+import type { DevKeys } from './keys'
 import type { DevnetCall } from './sendCalls'
 
 /** A compiled contract as the generated module holds it. */

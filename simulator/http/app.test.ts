@@ -7,6 +7,7 @@ import {
   blancSubmit,
   headers,
   KEY,
+  REACHED,
   routeRequest,
   SECOND_KEY,
   scrub,
@@ -46,9 +47,9 @@ describe('trace ids', () => {
         payload: '{"x":',
       }), // bad JSON
       route(ALPS, { tokenRequests: [] }), // 400
-      route(BLANC), // 501
+      route(BLANC), // reaches its service
     ])
-    expect(responses.map((r) => r.status)).toEqual([200, 401, 404, 400, 400, 501])
+    expect(responses.map((r) => r.status)).toEqual([200, 401, 404, 400, 400, REACHED])
     for (const r of responses) expect(r.traceId).toMatch(/^[0-9a-f-]{36}$/)
     for (const r of responses.slice(1)) expect(r.json.traceId).toBe(r.traceId)
     expect(new Set(responses.map((r) => r.traceId)).size).toBe(responses.length)
@@ -101,7 +102,7 @@ describe('auth', () => {
   test('a key that is a prefix or extension of a valid key is refused; every configured key works', async () => {
     for (const key of ['test', 'test-key ', `${KEY}x`, ''])
       expect((await route(ALPS, routeRequest(), { 'x-api-key': key })).status).toBe(401)
-    expect((await route(ALPS, routeRequest(), { 'x-api-key': SECOND_KEY })).status).toBe(501)
+    expect((await route(ALPS, routeRequest(), { 'x-api-key': SECOND_KEY })).status).toBe(REACHED)
   })
 
   test('/_devnet/ needs the key; /health, /openapi.json and /docs do not', async () => {
@@ -119,15 +120,15 @@ describe('auth', () => {
 
 describe('versioning (default mode)', () => {
   test('a missing header is served as alps', async () => {
-    // POST /intent-operations serves only alps: reaching its 501 proves the missing header meant alps.
+    // POST /intent-operations serves only alps: reaching its service proves the missing header meant alps.
     const r = await t.request({
       method: 'POST',
       url: '/intent-operations',
       headers: headers(),
       payload: signedIntentOp,
     })
-    expect(r.status).toBe(501)
-    expect(r.json.errors[0].context.code).toBe('NOT_IMPLEMENTED')
+    expect(r.status).toBe(REACHED)
+    expect(r.json.errors[0].context.code).toBe('UNPROCESSABLE_CONTENT')
   })
 
   test('a malformed header → 400 naming the known versions, alps envelope', async () => {
@@ -274,7 +275,7 @@ describe('versioning (strict mode)', () => {
           payload: routeRequest(),
         })
       ).status,
-    ).toBe(501)
+    ).toBe(REACHED)
     expect(
       (
         await strict.request({
@@ -284,7 +285,7 @@ describe('versioning (strict mode)', () => {
           payload: routeRequest(),
         })
       ).status,
-    ).toBe(501)
+    ).toBe(REACHED)
     expect((await strict.request({ method: 'GET', url: '/_devnet/faults', headers: headers() })).status).toBe(
       200,
     )
@@ -350,11 +351,11 @@ describe('validation', () => {
       someFutureField: { a: 1 },
       account: { ...(routeRequest().account as object), newFlag: true },
     }
-    expect((await route(ALPS, body)).status).toBe(501)
+    expect((await route(ALPS, body)).status).toBe(REACHED)
   })
 
   test('preClaimExecutions: 10 operations on a chain pass, 11 → 400 naming the limit', async () => {
-    expect((await route(ALPS, routeRequest({ chains: 1, ops: 10 }))).status).toBe(501)
+    expect((await route(ALPS, routeRequest({ chains: 1, ops: 10 }))).status).toBe(REACHED)
     const r = await route(BLANC, routeRequest({ chains: 1, ops: 11 }))
     expect(r.status).toBe(400)
     expect(r.json.message).toMatchInlineSnapshot(
@@ -364,7 +365,7 @@ describe('validation', () => {
   })
 
   test('preClaimExecutions: 5 chains pass, 6 → 400 naming the limit', async () => {
-    expect((await route(ALPS, routeRequest({ chains: 5, ops: 10 }))).status).toBe(501)
+    expect((await route(ALPS, routeRequest({ chains: 5, ops: 10 }))).status).toBe(REACHED)
     const r = await route(ALPS, routeRequest({ chains: 6, ops: 1 }))
     expect(r.status).toBe(400)
     expect(r.json.errors).toMatchInlineSnapshot(`
@@ -490,11 +491,11 @@ describe('body limit', () => {
           payload: routeRequest(),
         })
       ).status,
-    ).toBe(501)
+    ).toBe(REACHED)
   })
 })
 
-describe('every endpoint is routed: a valid request answers 501 NOT_IMPLEMENTED until its service exists', () => {
+describe('every endpoint is routed: a valid request reaches its service', () => {
   const cases: [method: 'GET' | 'POST', url: string, version: string, payload?: object][] = [
     ['POST', '/intents/route', ALPS, routeRequest()],
     ['POST', '/intents/route', BLANC, routeRequest()],
@@ -534,17 +535,17 @@ describe('every endpoint is routed: a valid request answers 501 NOT_IMPLEMENTED 
   ]
   test.each(cases)('%s %s (%s)', async (method, url, version, payload) => {
     const r = await t.request({ method, url, headers: headers(version), ...(payload ? { payload } : {}) })
-    expect(r.status).toBe(501)
+    expect(r.status).toBe(REACHED)
     if (version === BLANC) {
       expect(BlancErrorEnvelope.safeParse(r.json).success).toBe(true)
-      expect(r.json.code).toBe('NOT_IMPLEMENTED')
+      expect(r.json.code).toBe('UNPROCESSABLE_CONTENT')
     } else {
       expect(AlpsErrorEnvelope.safeParse(r.json).success).toBe(true)
-      expect(r.json.errors[0].context.code).toBe('NOT_IMPLEMENTED')
+      expect(r.json.errors[0].context.code).toBe('UNPROCESSABLE_CONTENT')
     }
   })
 
-  test('the 501 message says what is missing', async () => {
+  test('the request reaches the service method its route names', async () => {
     const r = await t.request({
       method: 'POST',
       url: '/withdrawals',
@@ -553,11 +554,11 @@ describe('every endpoint is routed: a valid request answers 501 NOT_IMPLEMENTED 
     })
     expect(scrub(r.json)).toMatchInlineSnapshot(`
       {
-        "code": "NOT_IMPLEMENTED",
+        "code": "UNPROCESSABLE_CONTENT",
         "details": {
-          "service": "withdrawals",
+          "stub": "withdrawals.withdraw",
         },
-        "message": "POST /withdrawals is routed and the request is valid, but the withdrawals service is not running in this devnet yet.",
+        "message": "Test stub: withdrawals.withdraw was reached.",
         "traceId": "<trace id>",
       }
     `)

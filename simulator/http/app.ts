@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { serializerCompiler } from 'fastify-type-provider-zod'
-import { createFaults, type Faults } from '../faults'
+import type { Faults } from '../faults/faults'
 import type { HttpServices } from './domainServices'
 import { auth } from './plugins/auth'
 import { errors } from './plugins/errors'
@@ -19,8 +19,8 @@ import { createValidatorCompiler } from './validation'
 
 /** Options of {@link buildApp} beyond config and services. */
 export type BuildAppOptions = {
-  /** The fault registry to use (default: a new, empty one). */
-  faults?: Faults | undefined
+  /** The fault registry (`/_devnet/faults` changes it; the domain services read the same one). */
+  faults: Faults
 }
 
 /** Default largest body: 1 MiB. */
@@ -31,20 +31,20 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024
  * plugins, then one plugin per route group. The app is not listening; call `listen` or `inject`.
  *
  * @example
- * const app = await buildApp({ apiKeys: ['devnet-key'] }, { clock: createSystemClock() })
+ * const app = await buildApp({ apiKeys: ['devnet-key'] }, services, { faults })
  * const res = await app.inject({ method: 'GET', url: '/health' })
  *
  * @param config Keys, version strictness, body limit, logger.
- * @param services The services routes delegate to; a route whose service is absent answers 501.
+ * @param services The services routes delegate to (built by startSimulator's createServices).
  * @param options The fault registry.
  * @returns The app, its routes registered.
  */
 export async function buildApp(
   config: HttpConfig,
   services: HttpServices,
-  options: BuildAppOptions = {},
+  options: BuildAppOptions,
 ): Promise<FastifyInstance> {
-  const faults = options.faults ?? createFaults()
+  const { faults } = options
   const app = Fastify({
     logger: config.logger ?? false,
     bodyLimit: config.bodyLimit ?? DEFAULT_BODY_LIMIT,

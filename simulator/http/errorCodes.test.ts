@@ -36,7 +36,6 @@ test('the table has the codes and statuses of the public service', () => {
       "INTERNAL_ERROR": 500,
       "KEY_SCOPE_DENIED": 403,
       "NOT_FOUND": 404,
-      "NOT_IMPLEMENTED": 501,
       "PAYLOAD_TOO_LARGE": 413,
       "RELAYER_MARKET_UNAVAILABLE": 503,
       "SETTLEMENT_EXECUTION_ERROR": 502,

@@ -6,7 +6,8 @@ import { BaseError, type BaseErrorParameters } from '../util/BaseError'
  *
  * Codes and statuses follow the public service (facts/public-reference.md, section 1), since
  * the spec does not give an error format ("Error body format and status codes ...: not shown").
- * This module must stay free of Fastify: domain modules throw {@link ApiError} too.
+ * Domain modules never throw {@link ApiError}: they throw their own error classes, which
+ * `errorMapping.ts` maps onto this table.
  */
 export const ERROR_CODES = {
   VALIDATION_ERROR: {
@@ -47,10 +48,6 @@ export const ERROR_CODES = {
     status: 500,
     meaning: 'An unexpected failure inside the service; the trace id identifies it.',
   },
-  NOT_IMPLEMENTED: {
-    status: 501,
-    meaning: 'The endpoint is routed and validated, but its domain logic is not there yet.',
-  },
   SETTLEMENT_QUOTE_ERROR: { status: 502, meaning: 'The settlement layer could not quote the route.' },
   SETTLEMENT_EXECUTION_ERROR: { status: 502, meaning: 'The settlement layer failed to execute the intent.' },
   RELAYER_MARKET_UNAVAILABLE: { status: 503, meaning: 'No relayer market is available to fill the intent.' },
@@ -75,7 +72,7 @@ export type ApiErrorParameters = BaseErrorParameters & {
 
 /**
  * An error the service answers to the caller with: a code of {@link ERROR_CODES}, its HTTP
- * status, a sentence for the caller and optional structured data. Domain modules may throw it;
+ * status, a sentence for the caller and optional structured data. Only the HTTP layer throws it;
  * the HTTP layer turns it into the envelope of the request's API version.
  *
  * @example
@@ -85,15 +82,13 @@ export class ApiError extends BaseError {
   override name = 'Http.ApiError'
   readonly code: ErrorCode
   readonly statusCode: number
-  readonly data: Record<string, unknown> | undefined
   readonly headers: Record<string, string> | undefined
 
   constructor(code: ErrorCode, message: string, parameters: ApiErrorParameters = {}) {
-    const { data, status, headers, ...base } = parameters
+    const { status, headers, ...base } = parameters
     super(message, base)
     this.code = code
     this.statusCode = status ?? ERROR_CODES[code].status
-    this.data = data
     this.headers = headers
   }
 }

@@ -4,6 +4,7 @@ import {
   BLANC,
   blancSubmit,
   headers,
+  REACHED,
   routeRequest,
   signedIntentOp,
   testApp,
@@ -47,7 +48,7 @@ describe('/_devnet/faults', () => {
 describe('each HTTP fault breaks exactly its rule', () => {
   test('version.missing-as-blanc', async () => {
     const get = () => t.request({ method: 'GET', url: '/intent-operation/1', headers: headers() })
-    expect((await get()).status).toBe(501)
+    expect((await get()).status).toBe(REACHED)
     t.faults.enable(['version.missing-as-blanc'])
     const r = await get()
     expect(r.status).toBe(404)
@@ -58,7 +59,7 @@ describe('each HTTP fault breaks exactly its rule', () => {
     t.faults.enable(['version.accept-unknown'])
     const route = (version: string) =>
       t.request({ method: 'POST', url: '/intents/route', headers: headers(version), payload: routeRequest() })
-    expect((await route('2099-01.zermatt')).status).toBe(501)
+    expect((await route('2099-01.zermatt')).status).toBe(REACHED)
     expect((await route('zermatt')).status).toBe(400)
   })
 
@@ -70,7 +71,7 @@ describe('each HTTP fault breaks exactly its rule', () => {
       headers: { 'x-api-version': ALPS },
       payload: routeRequest(),
     })
-    expect(withoutKey.status).toBe(501)
+    expect(withoutKey.status).toBe(REACHED)
     const wrongKey = await t.request({
       method: 'POST',
       url: '/intents/route',
@@ -84,7 +85,7 @@ describe('each HTTP fault breaks exactly its rule', () => {
     t.faults.enable(['limits.accept-11-ops'])
     const route = (body: object) =>
       t.request({ method: 'POST', url: '/intents/route', headers: headers(ALPS), payload: body })
-    expect((await route(routeRequest({ chains: 1, ops: 11 }))).status).toBe(501)
+    expect((await route(routeRequest({ chains: 1, ops: 11 }))).status).toBe(REACHED)
     expect((await route(routeRequest({ chains: 6, ops: 1 }))).status).toBe(400)
     // Other errors of the same body are still reported.
     expect((await route({ ...routeRequest({ chains: 1, ops: 11 }), tokenRequests: [] })).status).toBe(400)
@@ -94,7 +95,7 @@ describe('each HTTP fault breaks exactly its rule', () => {
     t.faults.enable(['limits.accept-6-chains'])
     const route = (body: object) =>
       t.request({ method: 'POST', url: '/intents/route', headers: headers(ALPS), payload: body })
-    expect((await route(routeRequest({ chains: 6, ops: 1 }))).status).toBe(501)
+    expect((await route(routeRequest({ chains: 6, ops: 1 }))).status).toBe(REACHED)
     expect((await route(routeRequest({ chains: 1, ops: 11 }))).status).toBe(400)
   })
 
@@ -129,7 +130,7 @@ describe('each HTTP fault breaks exactly its rule', () => {
       headers: headers(ALPS),
       payload: signedIntentOp,
     })
-    expect(good.status).toBe(501)
+    expect(good.status).toBe(REACHED)
   })
 
   const route = (version: string, payload: unknown, key?: string) =>
@@ -142,7 +143,7 @@ describe('each HTTP fault breaks exactly its rule', () => {
 
   test('auth.accept-wrong-key (a missing key is still refused)', async () => {
     t.faults.enable(['auth.accept-wrong-key'])
-    expect((await route(ALPS, routeRequest(), 'wrong')).status).toBe(501)
+    expect((await route(ALPS, routeRequest(), 'wrong')).status).toBe(REACHED)
     const missing = await t.request({
       method: 'POST',
       url: '/intents/route',
@@ -163,7 +164,7 @@ describe('each HTTP fault breaks exactly its rule', () => {
 
   test('version.accept-malformed serves a malformed version as alps', async () => {
     t.faults.enable(['version.accept-malformed'])
-    expect((await route('blanc', routeRequest())).status).toBe(501)
+    expect((await route('blanc', routeRequest())).status).toBe(REACHED)
     expect((await route('2099-01.zermatt', routeRequest())).status).toBe(400)
   })
 
@@ -175,7 +176,7 @@ describe('each HTTP fault breaks exactly its rule', () => {
       headers: headers(ALPS),
       payload: blancSubmit,
     })
-    expect(submit.status).toBe(501)
+    expect(submit.status).toBe(REACHED)
   })
 
   test('errors.alps-as-blanc and errors.trace-id-mismatch change only the envelope', async () => {
@@ -204,7 +205,7 @@ describe('each HTTP fault breaks exactly its rule', () => {
       tokenRequests: [{ tokenAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', amount: value }],
     })
     t.faults.enable(['input.accept-negative-amount'])
-    expect((await route(BLANC, amount('-5'))).status).toBe(501)
+    expect((await route(BLANC, amount('-5'))).status).toBe(REACHED)
     expect((await route(BLANC, amount(`1${'0'.repeat(80)}`))).status).toBe(400)
     expect(
       (
@@ -215,22 +216,22 @@ describe('each HTTP fault breaks exactly its rule', () => {
           payload: { ...withdrawal, amount: -5 },
         })
       ).status,
-    ).toBe(501)
+    ).toBe(REACHED)
     t.faults.clear()
     t.faults.enable(['input.accept-over-uint256'])
-    expect((await route(BLANC, amount(`1${'0'.repeat(80)}`))).status).toBe(501)
+    expect((await route(BLANC, amount(`1${'0'.repeat(80)}`))).status).toBe(REACHED)
     expect((await route(BLANC, amount('-5'))).status).toBe(400)
   })
 
   test('input.5xx-on-wrong-types answers 500 to a wrong type only', async () => {
     t.faults.enable(['input.5xx-on-wrong-types'])
     expect((await route(BLANC, { ...routeRequest(), destinationChainId: [] })).status).toBe(500)
-    expect((await route(BLANC, routeRequest())).status).toBe(501)
+    expect((await route(BLANC, routeRequest())).status).toBe(REACHED)
   })
 
   test('limits.refuse-10-ops refuses exactly 10 operations on a chain', async () => {
     t.faults.enable(['limits.refuse-10-ops'])
     expect((await route(BLANC, routeRequest({ chains: 1, ops: 10 }))).status).toBe(400)
-    expect((await route(BLANC, routeRequest({ chains: 1, ops: 9 }))).status).toBe(501)
+    expect((await route(BLANC, routeRequest({ chains: 1, ops: 9 }))).status).toBe(REACHED)
   })
 })

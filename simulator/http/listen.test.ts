@@ -1,10 +1,17 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startService } from '../cli/up'
-import { routeRequest } from './testing/fixtures'
+import { createFaults } from '../faults/faults'
+import { startService } from './startService'
+import { REACHED, routeRequest } from './testing/fixtures'
+import { stubServices } from './testing/stubServices'
 
 let service: Awaited<ReturnType<typeof startService>>
 beforeAll(async () => {
-  service = await startService({ port: 0, apiKey: 'listen-key' })
+  service = await startService({
+    port: 0,
+    apiKey: 'listen-key',
+    services: stubServices(),
+    faults: createFaults(),
+  })
 })
 afterAll(() => service.close())
 
@@ -25,9 +32,13 @@ test('a real listening server answers over HTTP with the contract', async () => 
       body,
     })
   const valid = await post(JSON.stringify(routeRequest()))
-  expect(valid.status).toBe(501)
+  expect(valid.status).toBe(REACHED)
   const body = await valid.json()
-  expect(body).toMatchObject({ code: 'NOT_IMPLEMENTED', traceId: valid.headers.get('x-trace-id') })
+  expect(body).toMatchObject({
+    code: 'UNPROCESSABLE_CONTENT',
+    details: { stub: 'quoting.routeBlanc' },
+    traceId: valid.headers.get('x-trace-id'),
+  })
 
   const malformed = await post('{"tokenRequests": [')
   expect(malformed.status).toBe(400)
@@ -38,7 +49,7 @@ test('a real listening server answers over HTTP with the contract', async () => 
 })
 
 test('close() stops listening and is idempotent', async () => {
-  const other = await startService({ port: 0 })
+  const other = await startService({ port: 0, services: stubServices(), faults: createFaults() })
   expect(other.apiKey).toBe('devnet-key')
   await Promise.all([other.close(), other.close()])
   await expect(fetch(`${other.baseUrl}/health`)).rejects.toThrow()

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { DevnetService } from '../services'
-import type { IntentService, WithdrawalService } from './domainServices'
+import type { DevnetService } from '../devnet/devnetService'
+import type { IntentService } from '../intents/types'
+import type { WithdrawalService } from '../withdrawals/types'
 import { ApiError } from './errorCodes'
 import { ALPS, BLANC, blancSubmit, headers, testApp, withdrawal } from './testing/fixtures'
 

@@ -1,5 +1,5 @@
 import type { ApiVersion } from '../../conformance/spec'
-import type { Faults } from '../faults'
+import type { Faults } from '../faults/faults'
 import type { HttpServices } from './domainServices'
 
 /** Configuration of the HTTP app; see `buildApp`. */
@@ -19,7 +19,7 @@ export type VersionProblem = 'missing' | 'malformed' | 'unknown'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The services routes delegate to; a route whose service is absent answers 501. */
+    /** The services routes delegate to. */
     services: HttpServices
     /** The fault registry (`/_devnet/faults`). */
     faults: Faults

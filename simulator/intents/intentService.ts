@@ -5,48 +5,30 @@ import type {
   BlancSubmitResponse,
   IntentOp,
   IntentStatus,
-  SignedIntentOp,
   SubmissionResult,
   SubmitIntentOperationRequest,
 } from '../../conformance/spec'
-import type { Faults } from '../faults'
-import type { IntentService } from '../http/domainServices'
-import { ApiError } from '../http/errorCodes'
+import type { Faults } from '../faults/faults'
+import type { QuoteStore, StoredQuote } from '../quoting/quoteStore'
 import type { StoredQuotedIntent } from '../quoting/types'
-import { mandateOf, type SignedIntent } from '../settlement/contractArgs'
-import type {
-  Settlement,
-  SettlementDevnet,
-  SettlementPayload,
-  SimulationResult,
-} from '../settlement/createSettlement'
-import { verifySubmission } from '../settlement/verifySubmission'
+import { DuplicateSubmissionError, QuoteNotFoundError, SubmissionRefusedError } from './errors'
+import { intentOpOf, mandateOf } from './intentOp'
 import { DuplicateIntentError, type IntentRecord, type IntentStore } from './intentStore'
-import type { QuoteStore, StoredQuote } from './quoteStore'
+import type { IntentService, Relayer, SignedIntent, SimulationResult, VerifySubmission } from './types'
 
 /** Parameters of {@link createIntentService}. */
 export type CreateIntentServiceParameters = {
-  devnet: Pick<SettlementDevnet, 'chain' | 'chains' | 'now'>
-  store: IntentStore<SettlementPayload>
-  settlement: Settlement
+  store: IntentStore<SignedIntent>
+  /** Settles accepted intents and dry-runs them (simulator/settlement). */
+  relayer: Relayer
+  /** The pre-submit check (simulator/settlement/verifySubmission.ts). */
+  verify: VerifySubmission
   /** The server key's address: alps intentOps must carry its signature. */
   serverAddress: Address
-  /** The blanc quote store the quoting service fills (absent: every blanc submit is 404). */
-  quotes?: QuoteStore<StoredQuotedIntent> | undefined
-  /** Injected faults (`intents.accept-duplicate`). */
-  faults?: Pick<Faults, 'has'> | undefined
-}
-
-/** The fields of a signed intentOp that are the IntentOp itself (signatures and options stripped). */
-function intentOpOf(signedIntentOp: SignedIntentOp): IntentOp {
-  const {
-    originSignatures: _o,
-    destinationSignature: _d,
-    targetExecutionSignature: _t,
-    options: _x,
-    ...intentOp
-  } = signedIntentOp
-  return intentOp as IntentOp
+  /** The blanc quote store the quoting service fills. */
+  quotes: QuoteStore<StoredQuotedIntent>
+  /** Injected faults (`intents.accept-duplicate`, `intents.alps-accept-duplicate`, `intents.accept-tampered`). */
+  faults: Pick<Faults, 'has'>
 }
 
 /** What identifies an intent's content: one sponsor never signs two intents with one nonce. */
@@ -62,24 +44,16 @@ const dryRunBody = (simulation: SimulationResult) => ({
 
 /**
  * The intent service behind the submission and status routes (both versions): checks a
- * submission (simulator/settlement/verifySubmission.ts), stores it as PENDING, hands it to the
- * relayer, and answers statuses from the intent store.
+ * submission (`verify`), stores it as PENDING, hands it to the relayer, and answers statuses
+ * from the intent store. The relayer and the check come from the composition root
+ * (simulator/startSimulator.ts), so this folder does not import simulator/settlement.
  */
 export function createIntentService(parameters: CreateIntentServiceParameters): IntentService {
-  const { devnet, store, settlement, serverAddress, quotes } = parameters
+  const { store, relayer, verify, serverAddress, quotes } = parameters
 
   async function check(signed: SignedIntent, withServerSignature: boolean) {
-    const problems = await verifySubmission({
-      devnet,
-      signed,
-      ...(withServerSignature ? { serverAddress } : {}),
-    })
-    if (problems.length > 0)
-      throw new ApiError(
-        'VALIDATION_ERROR',
-        `The intent was refused: ${problems.map((p) => `${p.field}: ${p.message}`).join(' ')}`,
-        { data: { problems } },
-      )
+    const problems = await verify(signed, withServerSignature ? serverAddress : undefined)
+    if (problems.length > 0) throw new SubmissionRefusedError(problems)
   }
 
   async function accept(signed: SignedIntent, intentId: string | null, version: 'alps' | 'blanc') {
@@ -96,31 +70,17 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
         payload: signed,
         originChainIds: signed.intentOp.elements.map((e) => Number(e.chainId)),
       })
-      settlement.settle(record.id)
+      relayer.settle(record.id)
       return record
     } catch (error) {
-      if (error instanceof DuplicateIntentError)
-        throw new ApiError(
-          'CONFLICT',
-          `This intent (sponsor and nonce) was already submitted as ${error.existingId}.`,
-          {
-            data: { id: error.existingId },
-          },
-        )
+      if (error instanceof DuplicateIntentError) throw new DuplicateSubmissionError(error.existingId)
       throw error
     }
   }
 
   function refuseDuplicate(intentOp: IntentOp) {
     const existing = store.all().find((r) => r.dedupeKey === dedupeKeyOf(intentOp))
-    if (existing)
-      throw new ApiError(
-        'CONFLICT',
-        `This intent (sponsor and nonce) was already submitted as ${existing.id}.`,
-        {
-          data: { id: existing.id },
-        },
-      )
+    if (existing) throw new DuplicateSubmissionError(existing.id)
   }
 
   return {
@@ -138,15 +98,15 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
       }
       const faults = parameters.faults
       // Fault: answer a repeated alps submission as accepted (the rule says 409).
-      const earlier = faults?.has('intents.alps-accept-duplicate')
+      const earlier = faults.has('intents.alps-accept-duplicate')
         ? store.all().find((r) => r.dedupeKey === dedupeKeyOf(intentOp))
         : undefined
       if (earlier) return { result: { id: earlier.id, status: earlier.status } }
       refuseDuplicate(intentOp)
       // Fault: accept the intent without checking its signatures or contents.
-      if (!faults?.has('intents.accept-tampered')) await check(signed, true)
+      if (!faults.has('intents.accept-tampered')) await check(signed, true)
       if (signedIntentOp.options?.dryRun) {
-        const simulation = await settlement.simulate(signed)
+        const simulation = await relayer.simulate(signed)
         return { result: { id: '0', ...dryRunBody(simulation) } }
       }
       const record = await accept(signed, null, 'alps')
@@ -154,17 +114,13 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
     },
 
     async submitQuoted(intentId: string, request: BlancSubmitRequest): Promise<BlancSubmitResponse> {
-      const stored: StoredQuote<StoredQuotedIntent> | undefined = quotes?.consume(intentId)
+      const stored: StoredQuote<StoredQuotedIntent> | undefined = quotes.consume(intentId)
       // Fault: answer a repeated submit as if it were accepted (the rule says 404).
-      const earlier = parameters.faults?.has('intents.accept-duplicate')
+      const earlier = parameters.faults.has('intents.accept-duplicate')
         ? store.getByIntentId(intentId)
         : undefined
       if (!stored && earlier) return { intentId, id: earlier.id, status: earlier.status }
-      if (!stored)
-        throw new ApiError(
-          'NOT_FOUND',
-          `Quote ${intentId} has expired, was already submitted, or was never issued; request a new quote.`,
-        )
+      if (!stored) throw new QuoteNotFoundError(intentId)
       const quoted = stored.quote
       const signed: SignedIntent = {
         intentOp: await quoted.signedIntentOp(),
@@ -176,13 +132,13 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
         refuseDuplicate(signed.intentOp)
         await check(signed, true)
         if (request.options?.dryRun) {
-          const simulation = await settlement.simulate(signed)
+          const simulation = await relayer.simulate(signed)
           // Nothing was sent: the quote can still be submitted for real.
-          quotes?.restore(stored)
+          quotes.restore(stored)
           return { intentId, ...dryRunBody(simulation) }
         }
       } catch (error) {
-        quotes?.restore(stored)
+        quotes.restore(stored)
         throw error
       }
       const record = await accept(signed, intentId, 'blanc')
@@ -202,7 +158,7 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
 }
 
 /** alps GET /intent-operation/{id} (facts §1). */
-export function alpsStatus(record: IntentRecord<SettlementPayload>): IntentStatus {
+export function alpsStatus(record: IntentRecord<SignedIntent>): IntentStatus {
   return {
     id: record.id,
     status: record.status,
@@ -222,7 +178,7 @@ export function alpsStatus(record: IntentRecord<SettlementPayload>): IntentStatu
 }
 
 /** The FILL item's status, from the intent's. */
-function fillStatus(record: IntentRecord<SettlementPayload>): string {
+function fillStatus(record: IntentRecord<SignedIntent>): string {
   if (record.fill.timestamp !== null) return 'COMPLETED'
   if (record.status === 'PENDING') return 'PENDING'
   if (record.status === 'PRECONFIRMED') return 'PRECONFIRMED'
@@ -230,7 +186,7 @@ function fillStatus(record: IntentRecord<SettlementPayload>): string {
 }
 
 /** blanc GET /intents/{id}: operations per chain, with FILL and CLAIM items (facts §1). */
-export function blancStatus(record: IntentRecord<SettlementPayload>): BlancIntentStatus {
+export function blancStatus(record: IntentRecord<SignedIntent>): BlancIntentStatus {
   type Item = { type: 'CLAIM' | 'FILL'; status: string; txHash: Hex | null; timestamp: number | null }
   const operations = new Map<number, { chain: number; items: Item[] }>()
   const at = (chain: number) => {

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { createQuoteStore } from '../quoting/quoteStore'
 import { createIntentStore, DuplicateIntentError } from './intentStore'
 import { applyIntentEvent, IllegalTransitionError, initialLifecycle } from './lifecycle'
-import { createQuoteStore } from './quoteStore'
 
 /** A clock that moves only when told (the wall clock could tick between a put and its check). */
 function manualClock(start = 1_800_000_000) {

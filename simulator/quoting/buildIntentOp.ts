@@ -4,9 +4,6 @@ import type { Element, IntentOp } from '../../conformance/spec'
 import { addresses } from '../../contracts/addresses'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { toLockId } from '../devnet/lockTag'
-import { signServerSignature } from '../signing/serverSignature'
-import { randomHex } from '../util/random'
-import type { FundingPlan, PlanRequest } from './planFunding'
 import {
   compactTypedData,
   EMPTY_OP,
@@ -15,7 +12,10 @@ import {
   permit2TypedData,
   singleChainOpsTypedData,
   ZERO_VT,
-} from './typedData'
+} from '../eip712/typedData'
+import { signServerSignature } from '../signing/serverSignature'
+import { randomHex } from '../util/random'
+import type { FundingPlan, PlanRequest } from './planFunding'
 import type { QuotedAccount, QuotedSignData, SettlementLayer } from './types'
 
 /** An execution as the route request carries it. */

@@ -20,6 +20,7 @@ import { addresses, tokensByChain } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { type Devnet, startDevnet } from '../devnet/startDevnet'
+import { compactTypedData } from '../eip712/typedData'
 import { allocatorDigest, compactClaimArg, compactHashes } from '../settlement/contractArgs'
 import { depositToCompactFor } from '../settlement/testing/e2eClient'
 import { type NexusAccountInfo, nexusAccountFor } from '../settlement/testing/nexusAccount'
@@ -29,8 +30,8 @@ import {
   type IssuedEmissaryConfig,
 } from '../signing/emissary'
 import { verifyServerSignature } from '../signing/serverSignature'
-import { createQuotingService, type QuotingServiceInstance } from './quotingService'
-import { compactTypedData } from './typedData'
+import type { QuotingServiceInstance } from './quotingService'
+import { createTestQuoting } from './testing/createTestQuoting'
 
 /**
  * End to end on a devnet: a quote for a smart account funded through the Compact carries an
@@ -106,7 +107,7 @@ const claimAbi = [
 
 beforeAll(async () => {
   devnet = await startDevnet({ chainIds: [chainId], accountCount: 1 })
-  quoting = createQuotingService({
+  quoting = createTestQuoting({
     chains: devnet.chains,
     server: devnet.keys.server.account,
     allocatorSigner: devnet.keys.allocator.account,

@@ -1,4 +1,4 @@
-import { PRICE_SCALE, pow10, priceE8 } from './prices'
+import { PRICE_SCALE, pow10, priceE8 } from '../prices/prices'
 
 /** The five fee parts of the spec's FeeParts, in raw units of one token. */
 export type FeeParts = {

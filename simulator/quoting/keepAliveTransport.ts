@@ -6,7 +6,9 @@ import { BaseError } from '../util/BaseError'
 export class RpcAnswerError extends BaseError {
   override name = 'Quoting.RpcAnswerError'
   readonly code: number
-  readonly data: unknown
+  /** The JSON-RPC error's `data`: revert bytes that viem decodes, so not the structured facts of BaseError. */
+  // biome-ignore lint/suspicious/noExplicitAny: revert data is a hex string, where BaseError keeps a record
+  override readonly data: any
   constructor(error: { code: number; message: string; data?: unknown }) {
     super(error.message)
     this.code = error.code

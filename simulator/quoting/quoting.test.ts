@@ -22,13 +22,17 @@ import { addresses, tokensByChain } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import type { Devnet } from '../devnet/startDevnet'
 import { startDevnet } from '../devnet/startDevnet'
+import { createFaults } from '../faults/faults'
 import { buildApp } from '../http/app'
 import type { ApiError } from '../http/errorCodes'
+import { toApiErrorOfDomain } from '../http/errorMapping'
+import { stubServices } from '../http/testing/stubServices'
 import { isTrustedResponse } from '../http/trustedResponse'
 import { allocatorDigest, compactClaimArg, compactHashes } from '../settlement/contractArgs'
 import { verifyServerSignature } from '../signing/serverSignature'
-import { createQuotingService, type QuotingServiceInstance } from './quotingService'
+import type { QuotingServiceInstance } from './quotingService'
 import { type ChainHoldings, createBalanceChains, readBalances } from './readBalances'
+import { createTestQuoting } from './testing/createTestQuoting'
 import type { StoredQuotedIntent } from './types'
 
 const require = createRequire(import.meta.url)
@@ -43,7 +47,7 @@ const usdc = (n: number) => parseUnits(String(n), 6)
 
 beforeAll(async () => {
   devnet = await startDevnet({ chainIds: [1, 8453], accountCount: 4 })
-  quoting = createQuotingService({ chains: devnet.chains, server: devnet.keys.server.account, clock: devnet })
+  quoting = createTestQuoting({ chains: devnet.chains, server: devnet.keys.server.account, clock: devnet })
 }, 120_000)
 afterAll(async () => {
   await devnet?.stop()
@@ -60,7 +64,8 @@ const request = (overrides: Partial<RouteRequest> = {}): RouteRequest => ({
 async function errorOf(promise: Promise<unknown>) {
   return promise.then(
     () => undefined,
-    (e) => e as ApiError,
+    // As the HTTP layer answers it: the domain error mapped onto the error-code table.
+    (e) => toApiErrorOfDomain(e) as ApiError,
   )
 }
 
@@ -547,7 +552,9 @@ describe('HTTP', () => {
   })
 
   test('POST /intents/route answers both versions through the app', async () => {
-    const app = await buildApp({ apiKeys: ['k'] }, { clock: devnet, quoting })
+    const app = await buildApp({ apiKeys: ['k'] }, stubServices({ clock: devnet, quoting }), {
+      faults: createFaults(),
+    })
     const body = request({ account: { address: account(0).address, accountType: 'ERC7579' } })
     const blanc = await app.inject({
       method: 'POST',

@@ -2,14 +2,20 @@ import { type Chain, getAddress } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { AlpsRouteResponse, BlancRouteResponse, IntentCost, RouteRequest } from '../../conformance/spec'
 import { type TokenInfo, tokensByChain } from '../../contracts/addresses'
-import type { Faults } from '../faults'
-import type { QuotingService } from '../http/domainServices'
-import { ApiError } from '../http/errorCodes'
-import { trustResponse } from '../http/trustedResponse'
-import { createQuoteStore, type QuoteStore } from '../intents/quoteStore'
-import type { Clock } from '../services'
+import { lockTagOfId } from '../eip712/typedData'
+import type { Faults } from '../faults/faults'
+import { microUsd, type PriceTable, usdNumber } from '../prices/prices'
 import { createEmissaryConfigs } from '../signing/emissary'
+import type { Clock } from '../util/clock'
 import { buildIntentOp, type ExecutionInput } from './buildIntentOp'
+import {
+  GasUnitsTooLargeError,
+  InsufficientLiquidityError,
+  MissingPriceError,
+  UnknownAccountTypeError,
+  UnknownChainError,
+  UnknownTokenError,
+} from './errors'
 import {
   estimateGas,
   FEE_KEYS,
@@ -20,10 +26,10 @@ import {
   sumFees,
 } from './fees'
 import { type FundingPlan, type PlanRequest, partialPlan, planFunding, shortfall } from './planFunding'
-import { createPriceTable, microUsd, type PriceTable, usdNumber } from './prices'
+import type { QuoteStore } from './quoteStore'
 import { type ChainHoldings, createBalanceChains, type RoundTripScope, readBalances } from './readBalances'
 import { withNative } from './swaps'
-import { lockTagOfId } from './typedData'
+import type { QuotingService } from './types'
 import {
   ACCOUNT_TYPES,
   type AccountType,
@@ -43,12 +49,12 @@ export type CreateQuotingServiceParameters = {
   /** Signs `serverSignature` (devnet.keys.server.account). */
   server: PrivateKeyAccount
   clock: Clock
-  /** Quote lifetime (`--quote-ttl`), default 300. */
-  ttlSeconds?: number | undefined
-  prices?: PriceTable | undefined
+  /** The blanc quote store (simulator/quoting/quoteStore.ts); the intent service consumes from it. */
+  quotes: QuoteStore<StoredQuotedIntent>
+  prices: PriceTable
   tokens?: Record<number, readonly TokenInfo[]> | undefined
-  /** Injected faults (`quotes.no-404-after-expiry`, `quotes.malformed-field`). */
-  faults?: Pick<Faults, 'has'> | undefined
+  /** Injected faults (`quotes.malformed-field`). */
+  faults: Pick<Faults, 'has'>
   /** The allocator's signer (devnet.keys.allocator.account): signs `account.emissaryConfig`; without it quotes omit emissaryConfig. */
   allocatorSigner?: PrivateKeyAccount | undefined
   /** Swap fee in basis points of the swapped value (default FEE_MODEL.swapBps, 10; docs/quoting.md). */
@@ -83,13 +89,11 @@ export type QuotingServiceInstance = QuotingService & {
  */
 export function createQuotingService(parameters: CreateQuotingServiceParameters): QuotingServiceInstance {
   const { clock, server } = parameters
-  const ttlSeconds = parameters.ttlSeconds ?? 300
-  const prices = parameters.prices ?? createPriceTable()
+  const { prices, quotes } = parameters
   // Native ETH (the zero address) is a token too: requestable as tokenOut, spendable from Compact locks.
   const tokens = withNative(parameters.tokens ?? tokensByChain)
   const swapFeeBps = BigInt(parameters.swapFeeBps ?? FEE_MODEL.swapBps)
   if (swapFeeBps < 0n || swapFeeBps >= 10_000n) throw new RangeError('swapFeeBps must be in [0, 10000).')
-  const quotes = createQuoteStore<StoredQuotedIntent>({ clock, ttlSeconds, faults: parameters.faults })
   const { chains, rpc } = createBalanceChains(
     parameters.chains.map((c) => ({ ...c, tokens: tokens[c.chainId] ?? [] })),
   )
@@ -111,32 +115,20 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
     const destinationChainId = Number(request.destinationChainId)
     const running = chains.map((c) => c.chainId)
     if (!running.includes(destinationChainId))
-      throw new ApiError(
-        'VALIDATION_ERROR',
+      throw new UnknownChainError(
         `Destination chain ${destinationChainId} is not run by this devnet (chains: ${running.join(', ')}).`,
-        {
-          data: { destinationChainId, chains: running },
-        },
+        { destinationChainId, chains: running },
       )
     const accountType = (request.account.accountType ?? 'EOA') as AccountType
     if (!ACCOUNT_TYPES.includes(accountType))
-      throw new ApiError(
-        'VALIDATION_ERROR',
-        `Unknown accountType '${request.account.accountType}'; accepted: ${ACCOUNT_TYPES.join(', ')}.`,
-        {
-          data: { accountType: request.account.accountType, accepted: ACCOUNT_TYPES },
-        },
-      )
+      throw new UnknownAccountTypeError(request.account.accountType, ACCOUNT_TYPES)
     const destTokens = tokens[destinationChainId] ?? []
     const requests: PlanRequest[] = request.tokenRequests.map((tr) => {
       const token = destTokens.find((t) => t.address.toLowerCase() === tr.tokenAddress.toLowerCase())
       if (!token)
-        throw new ApiError(
-          'VALIDATION_ERROR',
+        throw new UnknownTokenError(
           `Unknown token ${tr.tokenAddress} on chain ${destinationChainId} (known: ${destTokens.map((t) => `${t.symbol} ${t.address}`).join(', ')}).`,
-          {
-            data: { tokenAddress: tr.tokenAddress, chainId: destinationChainId },
-          },
+          { tokenAddress: tr.tokenAddress, chainId: destinationChainId },
         )
       return { symbol: token.symbol, token, amount: BigInt(tr.amount) }
     })
@@ -151,12 +143,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
     const recipient = getAddress(request.recipient?.address ?? request.account.address)
     const destinationExecutions = request.destinationExecutions as ExecutionInput[] | undefined
     const minGas = destinationExecutions?.length ? BigInt(request.destinationGasUnits ?? 500_000) : 0n
-    if (minGas >= MAX_MIN_GAS)
-      throw new ApiError(
-        'VALIDATION_ERROR',
-        `destinationGasUnits must be below 2^128 (the Mandate's minGas is a uint128), got ${request.destinationGasUnits}.`,
-        { data: { destinationGasUnits: String(request.destinationGasUnits) } },
-      )
+    if (minGas >= MAX_MIN_GAS) throw new GasUnitsTooLargeError(request.destinationGasUnits)
     const sponsor = request.options?.sponsorSettings
     const sponsorship = {
       gas: !!sponsor?.gasSponsored,
@@ -328,7 +315,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
           preClaimExecutions: request.preClaimExecutions as Record<string, ExecutionInput[]> | undefined,
           minGas,
           now,
-          ttlSeconds,
+          ttlSeconds: quotes.ttlSeconds,
           settlementLayer: 'INTENT_ARBITER',
           signedMetadata,
           server,
@@ -376,11 +363,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
 
   function price(symbol: string): number {
     const p = prices.get(symbol)
-    if (p === undefined)
-      throw new ApiError(
-        'UNPROCESSABLE_CONTENT',
-        `No USD price for ${symbol}; set one with POST /_devnet/prices.`,
-      )
+    if (p === undefined) throw new MissingPriceError(symbol)
     return p
   }
 
@@ -394,12 +377,9 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
     ])
     const unknownChains = [...new Set(chainIds.filter((c) => !running.includes(c)))]
     if (unknownChains.length)
-      throw new ApiError(
-        'VALIDATION_ERROR',
+      throw new UnknownChainError(
         `accountAccessList names chains this devnet does not run: ${unknownChains.join(', ')} (chains: ${running.join(', ')}).`,
-        {
-          data: { unknownChains },
-        },
+        { unknownChains },
       )
     const known = (name: string, chainIds: number[]) =>
       chainIds.some((c) =>
@@ -415,11 +395,9 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
       ),
     ])
     if (unknownTokens.length)
-      throw new ApiError(
-        'VALIDATION_ERROR',
-        `accountAccessList names unknown tokens: ${unknownTokens.join(', ')}.`,
-        { data: { unknownTokens } },
-      )
+      throw new UnknownTokenError(`accountAccessList names unknown tokens: ${unknownTokens.join(', ')}.`, {
+        unknownTokens,
+      })
   }
 
   return {
@@ -440,7 +418,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
         response.tokenRequirements = Object.fromEntries(
           result.missing.map((m) => [m.token, jsonShortfall(m)]),
         )
-      return trustResponse(response)
+      return response
     },
     async routeBlanc(request) {
       const scope = { count: 0 }
@@ -452,14 +430,11 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
         const short = missing.some((m) => m.missing !== '0')
           ? missing.filter((m) => m.missing !== '0')
           : missing
-        throw new ApiError(
-          'INSUFFICIENT_LIQUIDITY',
+        throw new InsufficientLiquidityError(
           `The account cannot fund ${short
             .map((m) => `${m.required} ${m.symbol} (has ${m.available})`)
             .join(', ')} on the chains it may use.`,
-          {
-            data: { tokenRequirements: missing },
-          },
+          { tokenRequirements: missing },
         )
       }
       const routes = result.routes.map(({ quoted, userFees }) => {
@@ -467,9 +442,9 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
         return blancRoute(quoted, userFees, quotes.put(kept))
       })
       // Fault: routes without their intentId break the spec's route shape.
-      if (parameters.faults?.has('quotes.malformed-field'))
+      if (parameters.faults.has('quotes.malformed-field'))
         for (const route of routes) delete (route as Partial<typeof route>).intentId
-      return trustResponse({ routes } satisfies BlancRouteResponse)
+      return { routes } satisfies BlancRouteResponse
     },
     async resetQuotes() {
       quotes.reset()

@@ -22,15 +22,18 @@ import { addresses, type TokenInfo, tokensByChain } from '../../contracts/addres
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { toLockId } from '../devnet/lockTag'
 import { type Devnet, startDevnet } from '../devnet/startDevnet'
+import { compactTypedData } from '../eip712/typedData'
+import { createFaults } from '../faults/faults'
 import type { ApiError } from '../http/errorCodes'
-import { createSettlementStack } from '../settlement/createSettlementStack'
+import { toApiErrorOfDomain } from '../http/errorMapping'
 import { balanceOf, compactBalanceOf } from '../settlement/testing/buildSignedIntent'
 import { waitForStatus } from '../settlement/testing/waitForStatus'
+import { createServices } from '../startSimulator'
 import { planFunding } from './planFunding'
-import { createQuotingService, type QuotingServiceInstance } from './quotingService'
+import type { QuotingServiceInstance } from './quotingService'
 import type { ChainHoldings, TokenHolding } from './readBalances'
 import { amountFor, NATIVE_ETH, sourceKind, swappedFor, valueCovered } from './swaps'
-import { compactTypedData } from './typedData'
+import { createTestQuoting } from './testing/createTestQuoting'
 import type { StoredQuotedIntent } from './types'
 
 /**
@@ -40,7 +43,7 @@ import type { StoredQuotedIntent } from './types'
  */
 let devnet: Devnet
 let quoting: QuotingServiceInstance
-let stack: Awaited<ReturnType<typeof createSettlementStack>>
+let stack: Awaited<ReturnType<typeof createServices>>
 
 const token = (chainId: number, symbol: string) =>
   tokensByChain[chainId]?.find((t) => t.symbol === symbol)?.address as Address
@@ -50,8 +53,8 @@ const freshAddress = (label: string) => privateKeyToAccount(keccak256(toHex(labe
 
 beforeAll(async () => {
   devnet = await startDevnet({ chainIds: [10, 8453], accountCount: 6 })
-  quoting = createQuotingService({ chains: devnet.chains, server: devnet.keys.server.account, clock: devnet })
-  stack = await createSettlementStack({ devnet, quotes: quoting.quotes })
+  stack = await createServices({ devnet, faults: createFaults() })
+  quoting = stack.quoting
 }, 120_000)
 afterAll(async () => {
   await stack?.stop()
@@ -70,7 +73,8 @@ const wethOn10 = { chainTokens: { '10': ['WETH'] } }
 async function errorOf(promise: Promise<unknown>) {
   return promise.then(
     () => undefined,
-    (e) => e as ApiError,
+    // As the HTTP layer answers it: the domain error mapped onto the error-code table.
+    (e) => toApiErrorOfDomain(e) as ApiError,
   )
 }
 
@@ -92,7 +96,8 @@ function expectAddsUp(t: Received) {
   expect(t.fundedBy.reduce((s, f) => s + BigInt(f.value), 0n)).toBe(BigInt(t.amountSpentRaw))
 }
 
-const waitFor = (id: string) => waitForStatus(stack.service, id, ['COMPLETED', 'FAILED', 'EXPIRED'], 60_000)
+const waitFor = (id: string) =>
+  waitForStatus(stack.services.intents, id, ['COMPLETED', 'FAILED', 'EXPIRED'], 60_000)
 
 /** Signs an alps COMPACT intent as an EOA (one MultichainCompact) and submits it. */
 async function submitCompact(intentOp: IntentOp, signer: (typeof devnet.keys.accounts)[number]) {
@@ -100,7 +105,7 @@ async function submitCompact(intentOp: IntentOp, signer: (typeof devnet.keys.acc
     compactTypedData(intentOp) as unknown as TypedDataDefinition,
   )
   const originSignatures = intentOp.elements.map(() => signature) as [Hex, ...Hex[]]
-  const { result } = await stack.service.submitOperation({
+  const { result } = await stack.services.intents.submitOperation({
     signedIntentOp: { ...intentOp, originSignatures, destinationSignature: signature },
   })
   return waitFor(result.id)
@@ -288,7 +293,7 @@ describe('swap quotes', () => {
     } finally {
       await quoting.prices.setPrices({ WETH: 3000 })
     }
-    const costly = createQuotingService({
+    const costly = createTestQuoting({
       chains: devnet.chains,
       server: devnet.keys.server.account,
       clock: devnet,
@@ -298,7 +303,7 @@ describe('swap quotes', () => {
     expectAddsUp(t)
     expect(BigInt(t.feeBreakdown.swapFee ?? '')).toBe((BigInt(t.amountSpentRaw) * 50n + 9_999n) / 10_000n)
     expect(() =>
-      createQuotingService({
+      createTestQuoting({
         chains: devnet.chains,
         server: devnet.keys.server.account,
         clock: devnet,
@@ -553,7 +558,7 @@ describe('settlement of swap and native-ETH intents on the devnet', () => {
     const destination = await user.account.signTypedData(
       route.signData.destination as unknown as TypedDataDefinition,
     )
-    const submitted = await stack.service.submitQuoted(route.intentId, {
+    const submitted = await stack.services.intents.submitQuoted(route.intentId, {
       signatures: { origin: origin as [Hex, ...Hex[]], destination },
     })
     const status = await waitFor(String(submitted.id))

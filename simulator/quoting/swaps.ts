@@ -1,7 +1,7 @@
 import { type Address, zeroAddress } from 'viem'
 import type { TokenInfo } from '../../contracts/addresses'
+import { pow10, priceE8 } from '../prices/prices'
 import { bps } from './fees'
-import { pow10, priceE8 } from './prices'
 
 /**
  * Native ether as a token: the zero address (The Compact's lock id token for native deposits,

@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem'
-import type { IntentOp, TypedData } from '../../conformance/spec'
+import type { AlpsRouteResponse, BlancRouteResponse, IntentOp, RouteRequest } from '../../conformance/spec'
+import type { TypedDataJson } from '../eip712/typedData'
 
 /**
  * How the user's funds reach the arbiter on an origin chain.
@@ -28,9 +29,6 @@ export type QuotedAccount = {
   setupOps: { to: Address; data: Hex }[]
   delegations: Record<string, unknown> | undefined
 }
-
-/** EIP-712 typed data in its JSON form (integers as decimal strings): viem's `signTypedData` and `hashTypedData` accept it as is. */
-export type TypedDataJson = TypedData
 
 /** The typed data the user signs for one quote (blanc `signData`). */
 export type QuotedSignData = {
@@ -104,3 +102,13 @@ export type StoredQuotedIntent = Omit<QuotedIntent, 'signData'>
 
 /** Signature of the server-signature check (implemented in simulator/signing/serverSignature.ts). */
 export type VerifyServerSignature = (intentOp: IntentOp, serverAddress: Address) => Promise<boolean>
+
+/** Quotes routes (POST /intents/route, POST /quotes) and owns the quote store. */
+export interface QuotingService {
+  /** Version alps: a server-signed intentOp with its cost. */
+  routeAlps(request: RouteRequest): Promise<AlpsRouteResponse>
+  /** Version blanc: routes sorted by cost; the full intents stay in the quote store. */
+  routeBlanc(request: RouteRequest): Promise<BlancRouteResponse>
+  /** Empties the quote store, as a restart would (`POST /_devnet/quotes/reset`). */
+  resetQuotes(): Promise<void>
+}

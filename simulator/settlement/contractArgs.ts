@@ -10,7 +10,9 @@ import {
 } from 'viem'
 import type { Element, IntentOp, Mandate } from '../../conformance/spec'
 import { addresses } from '../../contracts/addresses'
-import { compactTypedData, NO_GAS_REFUND, tokenOfId, toOpJson, ZERO_VT } from '../quoting/typedData'
+import { compactTypedData, NO_GAS_REFUND, tokenOfId, toOpJson, ZERO_VT } from '../eip712/typedData'
+import { mandateOf } from '../intents/intentOp'
+import type { SignedIntent } from '../intents/types'
 
 /**
  * Pure mapping of an IntentOp (and the caller's signatures) to the arguments of the settlement
@@ -29,15 +31,6 @@ export type TargetArg = {
 }
 /** `Mandate(Target target,uint128 minGas,Op originOps,Op destOps,bytes32 q)`. */
 export type MandateArg = { target: TargetArg; minGas: bigint; originOps: OpArg; destOps: OpArg; q: Hex }
-
-/** What a settlement needs: the IntentOp and the caller's signatures. */
-export type SignedIntent = {
-  intentOp: IntentOp
-  originSignatures: Hex[]
-  destinationSignature: Hex
-  /** The account's setup calls (deployment), from `signedMetadata.account.setupOps`. */
-  setupOps: { to: Address; data: Hex }[]
-}
 
 /** How an element is funded (`qualifier.settlementContext.fundingMethod`). */
 export function fundingMethodOf(element: Element): 'COMPACT' | 'PERMIT2' | string {
@@ -72,13 +65,6 @@ export function toMandateArg(mandate: Mandate): MandateArg {
     destOps: toOpArg(mandate.destinationOps),
     q: keccak256(mandate.qualifier.encodedVal as Hex),
   }
-}
-
-/** The mandate every element shares (docs/settlement.md: one recipient, tokenOut, destination, deadline, ops). */
-export function mandateOf(intentOp: IntentOp): Mandate {
-  const first = intentOp.elements[0]
-  if (!first) throw new Error('An intent has at least one element.')
-  return first.mandate
 }
 
 /** True when the intent carries destination ops for the IntentExecutor. */

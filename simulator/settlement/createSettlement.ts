@@ -10,11 +10,13 @@ import {
 import { addresses, tokensByChain } from '../../contracts/addresses'
 import { TheCompact } from '../../contracts/generated/artifacts'
 import type { DevnetChain } from '../devnet/chain'
-import type { Faults } from '../faults'
+import type { ChainSender, RelayerTransaction } from '../devnet/chainSender'
+import type { DevKeys } from '../devnet/keys'
+import type { Faults } from '../faults/faults'
+import { mandateOf } from '../intents/intentOp'
 import type { IntentRecord, IntentStore } from '../intents/intentStore'
-import type { DevKeys } from '../signing/keys'
+import type { SignedIntent, SimulatedStep, SimulationResult } from '../intents/types'
 import { BaseError } from '../util/BaseError'
-import { type ChainSender, createChainSender, type RelayerTransaction } from './chainSender'
 import {
   allocatorDigest,
   compactClaimArg,
@@ -23,9 +25,7 @@ import {
   fillValue,
   fundingMethodOf,
   hasDestinationOps,
-  mandateOf,
   permit2ClaimArg,
-  type SignedIntent,
 } from './contractArgs'
 import { arbiterAbi, describeRevert, fillerAbi, isTransient, revertErrorName } from './describeRevert'
 
@@ -54,22 +54,10 @@ export type CreateSettlementParameters = {
    * The relayer's senders, one per chain, when other parts of the service send as the relayer
    * too (the deposit processor's payouts): sharing them keeps the relayer's nonces in one queue.
    */
-  senders?: Map<number, ChainSender> | undefined
+  senders: ReadonlyMap<number, ChainSender>
   /** Injected faults (`intents.skip-claims`). */
-  faults?: Pick<Faults, 'has'> | undefined
+  faults: Pick<Faults, 'has'>
 }
-
-/** One step of a simulated settlement. */
-export type SimulatedStep = {
-  step: 'setup' | 'fill' | 'claim'
-  chainId: number
-  ok: boolean
-  gas?: string | undefined
-  error?: string | undefined
-}
-
-/** What a dry run answers: would the intent settle, and if not, which step fails and why. */
-export type SimulationResult = { wouldSettle: boolean; reason?: string | undefined; steps: SimulatedStep[] }
 
 /** The relayer: fills on the destination, claims on the origins, and moves the lifecycle. */
 export type Settlement = {
@@ -97,14 +85,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * chains (docs/settlement.md, "Trust model"): it claims only after its fill is mined.
  *
  * @example
- * const settlement = createSettlement({ devnet, store })
+ * const settlement = createSettlement({ devnet, store, senders, faults })
  * await settlement.start()
  * settlement.settle(record.id)
  */
 export function createSettlement(parameters: CreateSettlementParameters): Settlement {
   const { devnet, store, pickupDelayMs = 0, expiryCheckMs = 250 } = parameters
   const log = parameters.log ?? (() => {})
-  const senders = parameters.senders ?? new Map<number, ChainSender>()
+  const { senders } = parameters
   const running = new Map<string, Promise<void>>()
   /** Intents whose fill was handed to the sender: the expiry check leaves them alone. */
   const fillCommitted = new Set<string>()
@@ -117,11 +105,8 @@ export function createSettlement(parameters: CreateSettlementParameters): Settle
   })
 
   const senderOf = (chainId: number) => {
-    let sender = senders.get(chainId)
-    if (!sender) {
-      sender = createChainSender({ chain: devnet.chain(chainId) })
-      senders.set(chainId, sender)
-    }
+    const sender = senders.get(chainId)
+    if (!sender) throw new SettlementStepError(`No relayer sender for chain ${chainId}.`)
     return sender
   }
   const relayer = devnet.keys.relayer.account
@@ -439,7 +424,7 @@ export function createSettlement(parameters: CreateSettlementParameters): Settle
       if (record.status !== 'FILLED') return
       step = 'claim'
       // Fault: fill but never claim, so the intent stays FILLED.
-      if (parameters.faults?.has('intents.skip-claims')) return
+      if (parameters.faults.has('intents.skip-claims')) return
       const fillId = await withRetry('fill id', () => fillIdOf(record.payload))
       const results = await Promise.allSettled(
         record.payload.intentOp.elements.map((_, i) => runClaim(id, i, fillId)),

@@ -13,16 +13,17 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { addresses } from '../../contracts/addresses'
 import { ExecutorTestAccount } from '../../contracts/generated/artifacts'
 import { type Devnet, startDevnet } from '../devnet/startDevnet'
-import { createSettlementStack } from './createSettlementStack'
+import { createFaults } from '../faults/faults'
+import { createServices } from '../startSimulator'
 import { balanceOf, buildSignedIntent, tokenAddress } from './testing/buildSignedIntent'
 
 const usdc = (n: number) => parseUnits(String(n), 6)
 let devnet: Devnet
-let stack: Awaited<ReturnType<typeof createSettlementStack>>
+let stack: Awaited<ReturnType<typeof createServices>>
 
 beforeAll(async () => {
   devnet = await startDevnet({ chainIds: [10, 8453], accountCount: 4 })
-  stack = await createSettlementStack({ devnet })
+  stack = await createServices({ devnet, faults: createFaults() })
 }, 120_000)
 
 afterAll(async () => {
@@ -80,12 +81,12 @@ it('applies the intent’s EIP-7702 authorization on the destination and runs it
     ],
   }
   const before = await balanceOf(devnet, 8453, usdc8453, user.address)
-  const { result } = await stack.service.submitOperation({ signedIntentOp: withAuthorization })
+  const { result } = await stack.services.intents.submitOperation({ signedIntentOp: withAuthorization })
   const deadline = Date.now() + 30_000
-  let status = await stack.service.operationStatus(result.id)
+  let status = await stack.services.intents.operationStatus(result.id)
   while (status && !['COMPLETED', 'FAILED'].includes(status.status) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50))
-    status = await stack.service.operationStatus(result.id)
+    status = await stack.services.intents.operationStatus(result.id)
   }
   expect(status).toMatchObject({ status: 'COMPLETED' })
 

@@ -7,9 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SubmitIntentOperationRequest } from '../../conformance/spec'
 import { addresses } from '../../contracts/addresses'
 import { type Devnet, startDevnet } from '../devnet/startDevnet'
+import { createFaults } from '../faults/faults'
 import { ApiError } from '../http/errorCodes'
+import { toApiErrorOfDomain } from '../http/errorMapping'
+import { createServices } from '../startSimulator'
 import { fillArgs } from './contractArgs'
-import { createSettlementStack } from './createSettlementStack'
 import { fillerAbi } from './describeRevert'
 import {
   approvePermit2,
@@ -23,11 +25,11 @@ import { waitForStatus } from './testing/waitForStatus'
 
 const usdc = (n: number) => parseUnits(String(n), 6)
 let devnet: Devnet
-let stack: Awaited<ReturnType<typeof createSettlementStack>>
+let stack: Awaited<ReturnType<typeof createServices>>
 
 beforeAll(async () => {
   devnet = await startDevnet({ chainIds: [10, 8453, 42161], accountCount: 8 })
-  stack = await createSettlementStack({ devnet })
+  stack = await createServices({ devnet, faults: createFaults() })
 }, 120_000)
 
 afterAll(async () => {
@@ -43,15 +45,17 @@ async function expectMined(chainId: number, hash: unknown) {
 }
 
 const submit = (signedIntentOp: SubmitIntentOperationRequest['signedIntentOp']) =>
-  stack.service.submitOperation({ signedIntentOp })
+  stack.services.intents.submitOperation({ signedIntentOp })
 
 async function apiError(promise: Promise<unknown>) {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   )
-  expect(error).toBeInstanceOf(ApiError)
-  return error as ApiError
+  // As the HTTP layer answers it: the domain error mapped onto the error-code table.
+  const answered = toApiErrorOfDomain(error)
+  expect(answered).toBeInstanceOf(ApiError)
+  return answered as ApiError
 }
 
 describe('settlement (alps, relayer on the devnet)', () => {
@@ -75,7 +79,7 @@ describe('settlement (alps, relayer on the devnet)', () => {
     })
     const { result } = await submit(signedIntentOp)
     expect(result.status).toBe('PENDING')
-    const status = await waitForStatus(stack.service, result.id, ['COMPLETED', 'FAILED'])
+    const status = await waitForStatus(stack.services.intents, result.id, ['COMPLETED', 'FAILED'])
     expect(status).toMatchObject({ status: 'COMPLETED', destinationChainId: 8453, userAddress: user.address })
     await expectMined(8453, status.fillTransactionHash)
     expect(status.claims).toHaveLength(1)
@@ -113,7 +117,7 @@ describe('settlement (alps, relayer on the devnet)', () => {
       now: devnet.now(),
     })
     const { result } = await submit(signedIntentOp)
-    const status = await waitForStatus(stack.service, result.id, ['COMPLETED', 'FAILED'])
+    const status = await waitForStatus(stack.services.intents, result.id, ['COMPLETED', 'FAILED'])
     expect(status.status).toBe('COMPLETED')
     expect(status.claims.map((c) => c.chainId).sort()).toEqual([10, 42161])
     for (const claim of status.claims) await expectMined(claim.chainId, claim.claimTransactionHash)
@@ -121,7 +125,7 @@ describe('settlement (alps, relayer on the devnet)', () => {
     expect(await compactBalanceOf(devnet, 10, usdc10, user.address)).toBe(lock10 - usdc(30))
     expect(await compactBalanceOf(devnet, 42161, usdc42161, user.address)).toBe(lock42161 - usdc(21))
 
-    const blanc = await stack.service.intentStatus(result.id)
+    const blanc = await stack.services.intents.intentStatus(result.id)
     expect(blanc?.operations.find((o) => o.chain === 8453)?.items).toEqual([
       expect.objectContaining({ type: 'FILL', status: 'COMPLETED', txHash: status.fillTransactionHash }),
     ])
@@ -220,7 +224,7 @@ describe('settlement (alps, relayer on the devnet)', () => {
       now: devnet.now(),
     })
     const { result } = await submit(signedIntentOp)
-    const status = await waitForStatus(stack.service, result.id, ['COMPLETED', 'FAILED'])
+    const status = await waitForStatus(stack.services.intents, result.id, ['COMPLETED', 'FAILED'])
     expect(status.status).toBe('FAILED')
     expect(status.failureReason).toMatch(/^fill: DestinationOpsFailed → AccountHasNoCode/)
     expect(status.fillTransactionHash).toBeNull()
@@ -229,7 +233,7 @@ describe('settlement (alps, relayer on the devnet)', () => {
 
 describe('settlement: expiry and restart', () => {
   it('expires an intent left unfilled past its fill deadline on the devnet clock', async () => {
-    const slow = await createSettlementStack({ devnet, pickupDelayMs: 3_000 })
+    const slow = await createServices({ devnet, faults: createFaults(), pickupDelayMs: 3_000 })
     try {
       const { signedIntentOp } = await buildSignedIntent({
         signer: { kind: 'EOA', account: devnet.keys.accounts[5]!.account },
@@ -240,13 +244,13 @@ describe('settlement: expiry and restart', () => {
         now: devnet.now(),
         fillDeadline: devnet.now() + 60,
       })
-      const { result } = await slow.service.submitOperation({ signedIntentOp })
+      const { result } = await slow.services.intents.submitOperation({ signedIntentOp })
       await devnet.advanceClock(120)
-      const status = await waitForStatus(slow.service, result.id, ['EXPIRED', 'COMPLETED', 'FAILED'])
+      const status = await waitForStatus(slow.services.intents, result.id, ['EXPIRED', 'COMPLETED', 'FAILED'])
       expect(status.status).toBe('EXPIRED')
       expect(status.claims.map((c) => c.status)).toEqual(['EXPIRED'])
       await slow.settlement.idle()
-      expect((await slow.service.operationStatus(result.id))?.status).toBe('EXPIRED')
+      expect((await slow.services.intents.operationStatus(result.id))?.status).toBe('EXPIRED')
     } finally {
       await slow.stop()
     }
@@ -255,7 +259,7 @@ describe('settlement: expiry and restart', () => {
   it('resumes intents in flight after a restart, finding a fill already mined on chain', async () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'settlement-'))
     try {
-      const first = await createSettlementStack({ devnet, stateDir, pickupDelayMs: 60_000 })
+      const first = await createServices({ devnet, faults: createFaults(), stateDir, pickupDelayMs: 60_000 })
       const user = devnet.keys.accounts[6]!.account
       const build = (amount: number) =>
         buildSignedIntent({
@@ -268,11 +272,13 @@ describe('settlement: expiry and restart', () => {
         })
       const a = await build(7)
       const b = await build(8)
-      const idA = (await first.service.submitOperation({ signedIntentOp: a.signedIntentOp })).result.id
-      const idB = (await first.service.submitOperation({ signedIntentOp: b.signedIntentOp })).result.id
-      await first.store.flush()
+      const idA = (await first.services.intents.submitOperation({ signedIntentOp: a.signedIntentOp })).result
+        .id
+      const idB = (await first.services.intents.submitOperation({ signedIntentOp: b.signedIntentOp })).result
+        .id
+      await first.intentStore.flush()
       // "Crash" before the relayer picked them up; meanwhile B's fill lands on chain (e.g. sent just before the crash).
-      const payloadB = first.store.get(idB)!.payload
+      const payloadB = first.intentStore.get(idB)!.payload
       const chain = devnet.chain(8453)
       const fillHash = await chain.relayerClient.writeContract({
         address: addresses.filler,
@@ -284,10 +290,10 @@ describe('settlement: expiry and restart', () => {
         (await chain.publicClient.waitForTransactionReceipt({ hash: fillHash, pollingInterval: 20 })).status,
       ).toBe('success')
 
-      const second = await createSettlementStack({ devnet, stateDir })
+      const second = await createServices({ devnet, faults: createFaults(), stateDir })
       try {
-        const statusA = await waitForStatus(second.service, idA, ['COMPLETED', 'FAILED'])
-        const statusB = await waitForStatus(second.service, idB, ['COMPLETED', 'FAILED'])
+        const statusA = await waitForStatus(second.services.intents, idA, ['COMPLETED', 'FAILED'])
+        const statusB = await waitForStatus(second.services.intents, idB, ['COMPLETED', 'FAILED'])
         expect([statusA.status, statusB.status]).toEqual(['COMPLETED', 'COMPLETED'])
         expect(statusB.fillTransactionHash).toBe(fillHash)
       } finally {
@@ -323,7 +329,9 @@ describe('settlement: concurrency', () => {
     )
     const results = await Promise.all(intents.map((i) => submit(i.signedIntentOp)))
     const statuses = await Promise.all(
-      results.map((r) => waitForStatus(stack.service, r.result.id, ['COMPLETED', 'FAILED'], 120_000)),
+      results.map((r) =>
+        waitForStatus(stack.services.intents, r.result.id, ['COMPLETED', 'FAILED'], 120_000),
+      ),
     )
     expect(statuses.filter((s) => s.status !== 'COMPLETED')).toEqual([])
     const balances = await Promise.all(

@@ -11,18 +11,14 @@ import {
 } from 'viem'
 import { addresses } from '../../contracts/addresses'
 import { Multicall3 } from '../../contracts/generated/artifacts'
-import { compactTypedData, permit2TypedData, singleChainOpsTypedData, toOpJson } from '../quoting/typedData'
-import type { TypedDataJson } from '../quoting/types'
+import type { TypedDataJson } from '../eip712/typedData'
+import { compactTypedData, permit2TypedData, singleChainOpsTypedData, toOpJson } from '../eip712/typedData'
+import type { SubmissionProblem } from '../intents/errors'
+import { mandateOf } from '../intents/intentOp'
+import type { SignedIntent } from '../intents/types'
 import { verifyServerSignature } from '../signing/serverSignature'
-import { fundingMethodOf, hasDestinationOps, mandateOf, type SignedIntent } from './contractArgs'
+import { fundingMethodOf, hasDestinationOps } from './contractArgs'
 import type { SettlementDevnet } from './createSettlement'
-
-/** One reason a submission is refused: which check, and what it found. */
-export type SubmissionProblem = {
-  /** `serverSignature`, `originSignatures[1]`, `destinationSignature`, `expires`, … */
-  field: string
-  message: string
-}
 
 /** Parameters of {@link verifySubmission}. */
 export type VerifySubmissionParameters = {

@@ -1,8 +1,8 @@
 import { type Address, type Hex, recoverAddress } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { IntentOp } from '../../conformance/spec'
-import { createTypedDataHasher } from '../quoting/eip712'
-import { hashMandate } from '../quoting/typedData'
+import { createTypedDataHasher } from '../eip712/eip712'
+import { hashMandate } from '../eip712/typedData'
 import { keccak256Bytes } from '../util/keccak'
 
 /**

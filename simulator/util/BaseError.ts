@@ -8,6 +8,8 @@ export type BaseErrorParameters = {
   docsPath?: string | undefined
   /** The error that caused this one. */
   cause?: unknown
+  /** Structured facts about the failure (an HTTP answer puts them in its error envelope). */
+  data?: Record<string, unknown> | undefined
 }
 
 /**
@@ -28,6 +30,7 @@ export class BaseError extends Error {
   readonly details: string | undefined
   readonly metaMessages: string[] | undefined
   readonly docsPath: string | undefined
+  readonly data: Record<string, unknown> | undefined
 
   constructor(shortMessage: string, parameters: BaseErrorParameters = {}) {
     const lines = [shortMessage]
@@ -39,6 +42,7 @@ export class BaseError extends Error {
     this.details = parameters.details
     this.metaMessages = parameters.metaMessages
     this.docsPath = parameters.docsPath
+    this.data = parameters.data
   }
 
   /** Walks the cause chain, returning the first error `fn` accepts (or the last one). */

@@ -3,12 +3,12 @@ import { type Address, type Hex, parseUnits, type TypedDataDefinition } from 'vi
 import { privateKeyToAccount } from 'viem/accounts'
 import { base, optimism } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type StartServiceReturnType, startService } from '../../simulator/cli/up'
 import { type Devnet, startDevnet } from '../../simulator/devnet/startDevnet'
-import { createQuotingService } from '../../simulator/quoting/quotingService'
-import { compactTypedData, permit2TypedData } from '../../simulator/quoting/typedData'
-import { createSettlementStack } from '../../simulator/settlement/createSettlementStack'
+import { compactTypedData, permit2TypedData } from '../../simulator/eip712/typedData'
+import { createFaults } from '../../simulator/faults/faults'
+import { type StartServiceReturnType, startService } from '../../simulator/http/startService'
 import { approvePermit2, balanceOf, tokenAddress } from '../../simulator/settlement/testing/buildSignedIntent'
+import { createServices } from '../../simulator/startSimulator'
 
 /**
  * End to end through HTTP: the quoting service and the relayer wired into the running service,
@@ -18,21 +18,14 @@ const usdc = (n: number) => parseUnits(String(n), 6)
 const ALPS = '2026-01.alps'
 const BLANC = '2026-04.blanc'
 let devnet: Devnet
-let stack: Awaited<ReturnType<typeof createSettlementStack>>
+let stack: Awaited<ReturnType<typeof createServices>>
 let service: StartServiceReturnType
 
 beforeAll(async () => {
   devnet = await startDevnet({ chainIds: [10, 8453, 42161], accountCount: 6 })
-  const quoting = createQuotingService({
-    chains: devnet.chains,
-    server: devnet.keys.server.account,
-    clock: devnet,
-  })
-  stack = await createSettlementStack({ devnet, quotes: quoting.quotes })
-  service = await startService({
-    port: 0,
-    services: { clock: devnet, devnet, quoting, intents: stack.service },
-  })
+  const faults = createFaults()
+  stack = await createServices({ devnet, faults })
+  service = await startService({ port: 0, services: stack.services, faults })
 }, 120_000)
 
 afterAll(async () => {

@@ -14,13 +14,13 @@ import { base, optimism } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addresses } from '../../contracts/addresses'
 import { ExecutorTestCounter } from '../../contracts/generated/artifacts'
+import type { TypedDataJson } from '../../simulator/eip712/typedData'
 import {
   compactTypedData,
   permit2TypedData,
   singleChainOpsTypedData,
   toOpJson,
-} from '../../simulator/quoting/typedData'
-import type { TypedDataJson } from '../../simulator/quoting/types'
+} from '../../simulator/eip712/typedData'
 import {
   approvePermit2,
   balanceOf,

@@ -12,7 +12,7 @@ import {
 import { type TokenInfo, tokensByChain } from '../../../contracts/addresses'
 import { DevnetERC20, WETH } from '../../../contracts/generated/artifacts'
 import { type AnvilInstance, startAnvil } from '../../devnet/anvil'
-import { type DevKey, deriveDevKeys } from '../../signing/keys'
+import { type DevKey, deriveDevKeys } from '../../devnet/keys'
 import type { DepositChain } from '../createDepositProcessor'
 
 /**

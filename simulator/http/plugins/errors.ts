@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { toEnvelope } from '../envelope'
 import { ApiError, ERROR_CODES, type ErrorCode } from '../errorCodes'
+import { toApiErrorOfDomain } from '../errorMapping'
 import { resolveVersion, VERSION_HEADER } from './versioning'
 
 const codeByStatus = new Map<number, ErrorCode>()
@@ -15,6 +16,8 @@ for (const [code, { status }] of Object.entries(ERROR_CODES))
  */
 export function toApiError(error: unknown, malformedJsonIs5xx = false, oversizedBodyIs5xx = false): ApiError {
   if (error instanceof ApiError) return error
+  const domain = toApiErrorOfDomain(error)
+  if (domain) return domain
   const fastifyError = error as Partial<FastifyError>
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

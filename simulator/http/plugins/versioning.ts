@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import { API_VERSION_PATTERN, API_VERSIONS, type ApiVersion } from '../../../conformance/spec'
-import type { Faults } from '../../faults'
+import type { Faults } from '../../faults/faults'
 import { type ApiError, clientError } from '../errorCodes'
 import type { VersionProblem } from '../types'
 

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import {
@@ -10,7 +11,6 @@ import {
   DepositProcessorSetupResponse,
 } from '../../../conformance/spec'
 import { ApiError } from '../errorCodes'
-import { requireService } from './requireService'
 
 const IdParams = z.object({ id: z.string().min(1) })
 const WebhookEventsQuery = z.object({
@@ -24,12 +24,8 @@ const WebhookEventsQuery = z.object({
  */
 export const depositProcessorRoutes: FastifyPluginAsyncZod = async (app) => {
   // The tenant is the caller's API key (already checked by the auth plugin).
-  const service = (request: Parameters<typeof requireService>[2]) =>
-    requireService(
-      app.services.depositProcessor,
-      'deposit processor',
-      request,
-    )(String(request.headers['x-api-key']))
+  const service = (request: FastifyRequest) =>
+    app.services.depositProcessor(String(request.headers['x-api-key']))
 
   app.post('/deposit-processor/setup', {
     schema: {

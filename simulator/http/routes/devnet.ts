@@ -7,9 +7,8 @@ import {
   PricesRequest,
   RevertRequest,
 } from '../../../conformance/spec'
-import { FAULT_CATALOGUE, UnknownFaultError } from '../../faults'
+import { FAULT_CATALOGUE, UnknownFaultError } from '../../faults/faults'
 import { ApiError } from '../errorCodes'
-import { requireService } from './requireService'
 
 const FaultsResponse = z.object({
   enabled: z.array(z.string()),
@@ -21,8 +20,7 @@ const FaultsResponse = z.object({
  * strict mode): manifest, clock, quote store reset, faults, snapshot/revert and prices.
  */
 export const devnetRoutes: FastifyPluginAsyncZod = async (app) => {
-  const devnet = (request: Parameters<typeof requireService>[2]) =>
-    requireService(app.services.devnet, 'devnet', request)
+  const { devnet } = app.services
   const config = { control: true } as const
 
   app.get('/_devnet/manifest', {
@@ -32,7 +30,7 @@ export const devnetRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Chains, RPC URLs, contracts, tokens, accounts',
       response: { 200: DevnetManifest },
     },
-    handler: async (request) => devnet(request).manifest(),
+    handler: async () => devnet.manifest(),
   })
 
   app.post('/_devnet/clock/advance', {
@@ -42,14 +40,14 @@ export const devnetRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Advance the service clock and every chain',
       body: ClockAdvanceRequest,
     },
-    handler: (request) => devnet(request).advanceClock(request.body.seconds),
+    handler: (request) => devnet.advanceClock(request.body.seconds),
   })
 
   app.post('/_devnet/quotes/reset', {
     config,
     schema: { tags: ['devnet'], summary: 'Empty the quote store, as a restart would' },
     handler: async (request) => {
-      await requireService(app.services.quoting, 'quoting', request).resetQuotes()
+      await app.services.quoting.resetQuotes()
       return { reset: true }
     },
   })
@@ -78,12 +76,7 @@ export const devnetRoutes: FastifyPluginAsyncZod = async (app) => {
       const { enable = [], disable = [], clear = false } = request.body
       const unknown = [...enable, ...disable].filter((name) => !(name in FAULT_CATALOGUE))
       // Checked up front so a request naming an unknown fault changes nothing.
-      if (unknown.length > 0) {
-        const error = new UnknownFaultError(unknown)
-        throw new ApiError('VALIDATION_ERROR', `${error.shortMessage} ${error.metaMessages?.join(' ')}`, {
-          data: { unknown, known: Object.keys(FAULT_CATALOGUE) },
-        })
-      }
+      if (unknown.length > 0) throw new UnknownFaultError(unknown)
       if (clear) app.faults.clear()
       app.faults.disable(disable)
       app.faults.enable(enable)
@@ -94,14 +87,14 @@ export const devnetRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/_devnet/snapshot', {
     config,
     schema: { tags: ['devnet'], summary: 'Snapshot every chain; one id for the set' },
-    handler: (request) => devnet(request).snapshot(),
+    handler: (request) => devnet.snapshot(),
   })
 
   app.post('/_devnet/revert', {
     config,
     schema: { tags: ['devnet'], summary: 'Revert every chain to a snapshot', body: RevertRequest },
     handler: async (request) => {
-      if (!(await devnet(request).revert(request.body.id)))
+      if (!(await devnet.revert(request.body.id)))
         throw new ApiError('NOT_FOUND', `No snapshot ${request.body.id}.`)
       return { reverted: true, id: request.body.id }
     },
@@ -111,7 +104,7 @@ export const devnetRoutes: FastifyPluginAsyncZod = async (app) => {
     config,
     schema: { tags: ['devnet'], summary: 'Set token prices (USD, by symbol)', body: PricesRequest },
     handler: async (request) => ({
-      prices: await requireService(app.services.prices, 'prices', request).setPrices(request.body.prices),
+      prices: await app.services.prices.setPrices(request.body.prices),
     }),
   })
 }

@@ -16,7 +16,6 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: HealthResponse },
     },
     handler: async () => {
-      if (!app.services.devnet) return { status: 'ok' as const, chains: [] }
       // A devnet that cannot even report is degraded, not a 500: health checks poll this.
       const chains = await app.services.devnet.health().then(
         (health) => health.chains,

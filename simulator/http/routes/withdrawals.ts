@@ -5,7 +5,6 @@ import {
   WithdrawalRequest,
   WithdrawalResponse,
 } from '../../../conformance/spec'
-import { requireService } from './requireService'
 
 /** Withdrawals: allocator signatures for single (`POST /withdrawals`) and batch (`POST /batch-withdrawals`) transfers. */
 export const withdrawalRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -16,8 +15,7 @@ export const withdrawalRoutes: FastifyPluginAsyncZod = async (app) => {
       body: WithdrawalRequest,
       response: { 200: WithdrawalResponse },
     },
-    handler: (request) =>
-      requireService(app.services.withdrawals, 'withdrawals', request).withdraw(request.body),
+    handler: (request) => app.services.withdrawals.withdraw(request.body),
   })
 
   app.post('/batch-withdrawals', {
@@ -27,7 +25,6 @@ export const withdrawalRoutes: FastifyPluginAsyncZod = async (app) => {
       body: BatchWithdrawalRequest,
       response: { 200: BatchWithdrawalResponse },
     },
-    handler: (request) =>
-      requireService(app.services.withdrawals, 'withdrawals', request).batchWithdraw(request.body),
+    handler: (request) => app.services.withdrawals.batchWithdraw(request.body),
   })
 }

@@ -1,9 +1,11 @@
 import type { InjectOptions } from 'fastify'
-import { createFaults, type Faults } from '../../faults'
-import { createSystemClock } from '../../services'
+import { createFaults, type Faults } from '../../faults/faults'
 import { buildApp } from '../app'
 import type { HttpServices } from '../domainServices'
 import type { HttpConfig } from '../types'
+import { stubServices } from './stubServices'
+
+export { REACHED } from './stubServices'
 
 /** The keys test apps accept. */
 export const KEY = 'test-key'
@@ -88,11 +90,7 @@ export const batchWithdrawal = {
 /** Builds a test app with two keys; returns it with its fault registry. */
 export async function testApp(config: Partial<HttpConfig> = {}, services: Partial<HttpServices> = {}) {
   const faults: Faults = createFaults()
-  const app = await buildApp(
-    { apiKeys: [KEY, SECOND_KEY], ...config },
-    { clock: createSystemClock(), ...services },
-    { faults },
-  )
+  const app = await buildApp({ apiKeys: [KEY, SECOND_KEY], ...config }, stubServices(services), { faults })
   const request = async (options: InjectOptions) => {
     const response = await app.inject(options)
     const traceId = response.headers['x-trace-id']

@@ -14,14 +14,14 @@ import type { IntentOp, SignedIntentOp } from '../../../conformance/spec'
 import { addresses, tokensByChain } from '../../../contracts/addresses'
 import { DEVNET_LOCK_TAG } from '../../devnet/funding'
 import { toLockId } from '../../devnet/lockTag'
+import type { TypedDataJson } from '../../eip712/typedData'
 import {
   compactTypedData,
   type OpJson,
   permit2TypedData,
   singleChainOpsTypedData,
   ZERO_VT,
-} from '../../quoting/typedData'
-import type { TypedDataJson } from '../../quoting/types'
+} from '../../eip712/typedData'
 import { signServerSignature } from '../../signing/serverSignature'
 import type { SettlementDevnet } from '../createSettlement'
 

@@ -1,4 +1,4 @@
-import type { IntentService } from '../../http/domainServices'
+import type { IntentService } from '../../intents/types'
 
 /**
  * Polls an alps intent operation's status (every 50 ms) until it is one of `statuses`; throws

@@ -9,10 +9,13 @@ import {
   MULTICHAIN_COMPACT_TYPES,
   PERMIT_BATCH_WITNESS_TYPES,
   SINGLE_CHAIN_OPS_TYPES,
-} from '../../conformance/spec'
+  type TypedData,
+} from '../../conformance/spec/index'
 import { addresses } from '../../contracts/addresses'
 import { createStructHasher, deepFreeze } from './eip712'
-import type { TypedDataJson } from './types'
+
+/** EIP-712 typed data in its JSON form (integers as decimal strings): viem's `signTypedData` and `hashTypedData` accept it as is. */
+export type TypedDataJson = TypedData
 
 export { MANDATE_TYPES }
 

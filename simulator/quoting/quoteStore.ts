@@ -1,5 +1,5 @@
-import type { Faults } from '../faults'
-import type { Clock } from '../services'
+import type { Faults } from '../faults/faults'
+import type { Clock } from '../util/clock'
 import { randomHex } from '../util/random'
 
 /** Parameters of {@link createQuoteStore}. */

@@ -1,5 +1,21 @@
-import type { PriceService } from '../http/domainServices'
-import { ApiError } from '../http/errorCodes'
+import { BaseError } from '../util/BaseError'
+
+/** The devnet's token prices (`POST /_devnet/prices`). */
+export interface PriceService {
+  /** Sets USD prices by token symbol; returns every price after the change. */
+  setPrices(prices: Record<string, number>): Promise<Record<string, number>>
+}
+
+/** A price that is not a positive finite number; nothing changed. */
+export class InvalidPriceError extends BaseError {
+  override name = 'Prices.InvalidPriceError'
+  constructor(symbols: string[]) {
+    super(`Prices must be positive numbers: ${symbols.join(', ')}.`, {
+      data: { symbols },
+      docsPath: 'docs/quoting.md',
+    })
+  }
+}
 
 /**
  * The devnet's USD price table, by token symbol: THE canonical one (quoting prices fees with it,
@@ -42,14 +58,7 @@ export function createPriceTable(initial: Readonly<Record<string, number>> = DEF
       const bad = Object.entries(prices).filter(
         ([, p]) => typeof p !== 'number' || !Number.isFinite(p) || p <= 0,
       )
-      if (bad.length)
-        throw new ApiError(
-          'VALIDATION_ERROR',
-          `Prices must be positive numbers: ${bad.map(([s]) => s).join(', ')}.`,
-          {
-            data: { symbols: bad.map(([s]) => s) },
-          },
-        )
+      if (bad.length) throw new InvalidPriceError(bad.map(([s]) => s))
       for (const [symbol, price] of Object.entries(prices)) table.set(symbol.toUpperCase(), price)
       return Object.fromEntries(table)
     },

@@ -4,16 +4,16 @@ import type {
   BatchWithdrawalResponse,
   WithdrawalRequest,
   WithdrawalResponse,
-} from '../../conformance/spec'
+} from '../../conformance/spec/index'
 import { addresses, type TokenInfo, tokensByChain } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { toLockId } from '../devnet/lockTag'
-import type { Faults } from '../faults'
-import type { WithdrawalService } from '../http/domainServices'
-import { ApiError } from '../http/errorCodes'
-import type { Clock } from '../services'
-import type { Allocator } from './allocator'
+import type { Faults } from '../faults/faults'
+import type { Allocator } from '../signing/allocator'
+import type { Clock } from '../util/clock'
+import { InsufficientLockedBalanceError, UnknownChainError, UnknownTokenError } from './errors'
+import type { WithdrawalService } from './types'
 
 /** How long an allocator signature for a withdrawal stays valid. */
 export const WITHDRAWAL_TTL_SECONDS = 600
@@ -31,7 +31,7 @@ export type CreateWithdrawalServiceParameters = {
   clock: Clock
   tokens?: Record<number, readonly TokenInfo[]> | undefined
   /** Injected faults (`withdrawals.bad-allocator-signature`). */
-  faults?: Pick<Faults, 'has'> | undefined
+  faults: Pick<Faults, 'has'>
 }
 
 /**
@@ -45,29 +45,19 @@ export function createWithdrawalService(parameters: CreateWithdrawalServiceParam
   const tokens = parameters.tokens ?? tokensByChain
   /** Fault: change one byte of the allocator's signature, so the Compact refuses it. */
   const deliver = (allocatorData: Hex): Hex =>
-    parameters.faults?.has('withdrawals.bad-allocator-signature')
+    parameters.faults.has('withdrawals.bad-allocator-signature')
       ? `0x${allocatorData.slice(2, 10)}${allocatorData.slice(10, 12) === 'ff' ? '00' : 'ff'}${allocatorData.slice(12)}`
       : allocatorData
 
   function clientOf(chainId: number) {
     const client = clients[chainId]
-    if (!client)
-      throw new ApiError(
-        'VALIDATION_ERROR',
-        `Chain ${chainId} is not run by this devnet (chains: ${Object.keys(clients).join(', ')}).`,
-        {
-          data: { chainId },
-        },
-      )
+    if (!client) throw new UnknownChainError(chainId, Object.keys(clients))
     return client
   }
   function tokenOf(chainId: number, address: string) {
     clientOf(chainId) // a chain the devnet does not run is named as such, not as an unknown token
     const token = (tokens[chainId] ?? []).find((t) => t.address.toLowerCase() === address.toLowerCase())
-    if (!token && BigInt(address) !== 0n)
-      throw new ApiError('VALIDATION_ERROR', `Unknown token ${address} on chain ${chainId}.`, {
-        data: { chainId, tokenAddress: address },
-      })
+    if (!token && BigInt(address) !== 0n) throw new UnknownTokenError(chainId, address)
     return getAddress(address) as Address
   }
 
@@ -92,12 +82,7 @@ export function createWithdrawalService(parameters: CreateWithdrawalServiceParam
       const amount = wanted.get(id) as bigint
       return amount > balance ? [{ id: int(id), requested: int(amount), balance: int(balance) }] : []
     })
-    if (short.length)
-      throw new ApiError(
-        'UNPROCESSABLE_CONTENT',
-        `Withdrawal exceeds the locked balance: ${short.map((s) => `lock ${s.id} holds ${s.balance}, asked ${s.requested}`).join('; ')}.`,
-        { data: { insufficient: short } },
-      )
+    if (short.length) throw new InsufficientLockedBalanceError(short)
   }
 
   const claimant = (recipient: string) => BigInt(getAddress(recipient))

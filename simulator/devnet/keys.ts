@@ -2,7 +2,7 @@ import { createECDH, createHmac, pbkdf2Sync } from 'node:crypto'
 import { type Address, getAddress, type Hex, keccak256 } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { BaseError } from '../util/BaseError'
-import { nativeSigningAccount } from './nativeSign'
+import { nativeSigningAccount } from '../util/nativeSign'
 
 /**
  * The mnemonic the devnet derives its keys from unless told otherwise: Anvil's (and Hardhat's)

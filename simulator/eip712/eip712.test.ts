@@ -1,19 +1,19 @@
 import { type Address, type Hex, hashStruct, hashTypedData, recoverAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
-import type { IntentOp } from '../../conformance/spec'
+import type { IntentOp } from '../../conformance/spec/index'
 import { tokensByChain } from '../../contracts/addresses'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { toLockId } from '../devnet/lockTag'
+import { buildIntentOp } from '../quoting/buildIntentOp'
+import type { FundingPlan, PlanRequest } from '../quoting/planFunding'
 import {
   serverSignatureDigest,
   serverSignatureTypedData,
   signServerSignature,
   verifyServerSignature,
 } from '../signing/serverSignature'
-import { buildIntentOp } from './buildIntentOp'
 import { createStructHasher, createTypedDataHasher, encodeType } from './eip712'
-import type { FundingPlan, PlanRequest } from './planFunding'
 import {
   compactTypedData,
   hashMandate,

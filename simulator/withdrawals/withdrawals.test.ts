@@ -1,13 +1,16 @@
 import { type Address, createWalletClient, erc20Abi, http, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { BatchWithdrawalResponse, WithdrawalResponse } from '../../conformance/spec'
+import { BatchWithdrawalResponse, WithdrawalResponse } from '../../conformance/spec/index'
 import { addresses, tokensByChain } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { type Devnet, startDevnet } from '../devnet/startDevnet'
+import { createFaults } from '../faults/faults'
 import { buildApp } from '../http/app'
-import type { WithdrawalService } from '../http/domainServices'
 import type { ApiError } from '../http/errorCodes'
-import { createAllocator } from './allocator'
+import { toApiErrorOfDomain } from '../http/errorMapping'
+import { stubServices } from '../http/testing/stubServices'
+import { createAllocator } from '../signing/allocator'
+import type { WithdrawalService } from './types'
 import { createWithdrawalService } from './withdrawals'
 
 let devnet: Devnet
@@ -22,6 +25,7 @@ beforeAll(async () => {
     allocator: createAllocator({ signer: devnet.keys.allocator.account, clients }),
     clients,
     clock: devnet,
+    faults: createFaults(),
   })
 }, 120_000)
 afterAll(async () => {
@@ -130,7 +134,7 @@ describe('withdrawals', () => {
         amount: parseUnits('1000000', 6).toString(),
         recipient: sponsor().address,
       })
-      .catch((e) => e)) as ApiError
+      .catch(toApiErrorOfDomain)) as ApiError
     expect(error.statusCode).toBe(422)
     expect(error.message).toContain('exceeds the locked balance')
     const nonces = new Set<string>()
@@ -148,7 +152,9 @@ describe('withdrawals', () => {
   })
 
   test('POST /withdrawals through the app', async () => {
-    const app = await buildApp({ apiKeys: ['k'] }, { clock: devnet, withdrawals: service })
+    const app = await buildApp({ apiKeys: ['k'] }, stubServices({ clock: devnet, withdrawals: service }), {
+      faults: createFaults(),
+    })
     const ok = await app.inject({
       method: 'POST',
       url: '/withdrawals',

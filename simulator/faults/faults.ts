@@ -1,4 +1,4 @@
-import { BaseError } from './util/BaseError'
+import { BaseError } from '../util/BaseError'
 
 /**
  * The faults the simulator can inject, each making it break exactly one rule of the contract,
@@ -76,6 +76,7 @@ export class UnknownFaultError extends BaseError {
   constructor(unknown: string[]) {
     super(`Unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`, {
       metaMessages: [`Known faults: ${FAULT_NAMES.join(', ')}.`],
+      data: { unknown, known: FAULT_NAMES },
     })
     this.unknown = unknown
   }

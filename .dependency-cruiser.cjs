@@ -1,0 +1,101 @@
+// The direction of imports (docs/architecture.md): upper layers import lower ones, never the
+// reverse. `npm run check` runs this; a violation fails the build.
+//
+//   cli → startSimulator → http → intents/settlement/quoting/deposits/withdrawals → prices,
+//   signing, eip712 → devnet → faults, util        (conformance/spec and contracts: anyone)
+//
+// Tests and `testing/` helpers may reach across layers to wire what they check.
+const notTest = '\\.test\\.ts$|/testing/'
+
+/** `from` may import, inside simulator/, only these folders (and itself). */
+const layer = (from, allowed) => ({
+  name: `layer-${from}`,
+  comment: `simulator/${from}/ may import only ${allowed.join(', ') || 'nothing else'} inside simulator/.`,
+  severity: 'error',
+  from: { path: `^simulator/${from}/`, pathNot: notTest },
+  to: {
+    path: '^simulator/',
+    pathNot: [`^simulator/${from}/`, ...allowed.map((folder) => `^simulator/${folder}/`)],
+  },
+})
+
+const base = ['util']
+const chains = ['devnet', 'faults', ...base]
+const crypto = ['eip712', 'signing', ...chains]
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycles, between files or folders.',
+      from: { pathNot: notTest },
+      to: { circular: true },
+    },
+    {
+      name: 'domain-knows-no-http',
+      severity: 'error',
+      comment: 'Only simulator/http/ and the composition root speak HTTP: domain code throws its own errors.',
+      from: {
+        path: '^simulator/',
+        pathNot: [notTest, '^simulator/http/', '^simulator/startSimulator\\.ts$', '^simulator/cli/'],
+      },
+      to: { path: ['^simulator/http/', '^node_modules/(fastify|@fastify|fastify-[^/]+)/'] },
+    },
+    {
+      name: 'routes-speak-no-json-rpc',
+      severity: 'error',
+      comment: 'Routes call domain services; chain calls (viem, devnet) stay below them.',
+      from: { path: '^simulator/http/', pathNot: notTest },
+      to: { path: ['^node_modules/viem/', '^simulator/devnet/(?!devnetService\\.ts$)'] },
+    },
+    layer('util', []),
+    layer('faults', base),
+    layer('devnet', ['faults', ...base]),
+    layer('eip712', chains),
+    layer('signing', ['eip712', ...chains]),
+    layer('prices', base),
+    layer('quoting', ['prices', ...crypto]),
+    layer('intents', ['quoting', 'prices', ...crypto]),
+    layer('settlement', ['intents', 'quoting', 'prices', ...crypto]),
+    layer('withdrawals', crypto),
+    layer('deposits', ['prices', ...crypto]),
+    layer('http', ['intents', 'settlement', 'quoting', 'deposits', 'withdrawals', 'prices', ...crypto]),
+    {
+      name: 'cli-on-top',
+      severity: 'error',
+      comment: 'Nothing imports the CLI.',
+      from: { pathNot: ['^simulator/cli/', '^conformance/cli', '^bin/', notTest] },
+      to: { path: '^simulator/cli/' },
+    },
+    {
+      name: 'runner-uses-only-http-and-rpc',
+      severity: 'error',
+      comment:
+        'The conformance runner judges any target over HTTP and RPC: it does not import the simulator.',
+      // startLocalTarget is the one door: it starts our simulator when no --target is given.
+      from: {
+        path: '^conformance/(runner|scenario|reporters|spec)/',
+        pathNot: [notTest, '^conformance/runner/startLocalTarget\\.ts$'],
+      },
+      to: { path: '^simulator/', pathNot: '^simulator/util/' },
+    },
+    {
+      name: 'spec-is-the-bottom',
+      severity: 'error',
+      comment: 'The spec schemas import nothing of ours.',
+      from: { path: '^conformance/spec/' },
+      to: { path: ['^simulator/', '^conformance/(runner|scenario|reporters)/'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['^contracts/generated/', '\\.scratch'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
+  },
+}

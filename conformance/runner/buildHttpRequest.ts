@@ -1,0 +1,61 @@
+import type { LoadedScenario } from '../scenario/loadScenarios'
+import type { HttpStep } from '../scenario/schema'
+import { excerpt } from './excerpt'
+import type { ScenarioContext } from './scenarioContext'
+import type { HttpExcerpt } from './types'
+import { VERSION_HEADERS } from './versionHeaders'
+
+/** The request an HTTP step sends. */
+export type HttpRequest = {
+  method: string
+  url: string
+  headers: Record<string, string>
+  body: string | undefined
+}
+
+/**
+ * The request of an (interpolated) HTTP step: the run's API key and the step's version as
+ * headers unless the step says otherwise, its body (JSON, raw, or padded to a size) and headers.
+ *
+ * @example
+ * const request = buildHttpRequest({ method: 'GET', path: '/health', apiKey: 'default' }, scenario, context)
+ */
+export function buildHttpRequest(
+  http: HttpStep['http'],
+  scenario: LoadedScenario,
+  context: ScenarioContext,
+): HttpRequest {
+  const headers: Record<string, string> = {}
+  if (http.apiKey === 'default') headers['x-api-key'] = context.apiKey
+  else if (http.apiKey === 'wrong') headers['x-api-key'] = `${context.apiKey}-wrong`
+  else if (typeof http.apiKey === 'object') headers['x-api-key'] = http.apiKey.value
+  const version = http.version ?? scenario.requires.version ?? context.version ?? 'blanc'
+  if (typeof version === 'object') headers['x-api-version'] = version.raw
+  else if (version !== 'omit') headers['x-api-version'] = VERSION_HEADERS[version]
+
+  let body: string | undefined
+  if (http.rawBody !== undefined) body = http.rawBody
+  else if (http.oversizeBytes !== undefined)
+    body = JSON.stringify({ padding: 'x'.repeat(Math.max(0, http.oversizeBytes - 14)) })
+  else if (http.body !== undefined) body = JSON.stringify(http.body)
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  Object.assign(headers, http.headers)
+
+  return { method: http.method, url: new URL(http.path, context.target).toString(), headers, body }
+}
+
+/** A request as a report keeps it: the run's API key redacted, the body cut to a few KB. */
+export function requestExcerpt(request: HttpRequest, apiKey: string): HttpExcerpt['request'] {
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).map(([k, v]) => [
+      k,
+      k === 'x-api-key' && v.startsWith(apiKey) ? `<api key>${v.slice(apiKey.length)}` : v,
+    ]),
+  )
+  return {
+    method: request.method,
+    url: request.url,
+    headers,
+    body: request.body === undefined ? undefined : excerpt(request.body),
+  }
+}

@@ -1,0 +1,121 @@
+import type { HttpExpect } from '../scenario/schema'
+import { specSchemas, type SpecSchemaName } from '../spec'
+import { applyMatcher, matchStatus, readPath } from './matchers'
+import type { HttpResponse } from './sendRequest'
+
+/** One check an expectation made on a response. */
+export type Evaluation = {
+  name: string
+  ok: boolean
+  expected?: unknown
+  actual?: unknown
+  message?: string | undefined
+}
+
+/** An expectation of an HTTP step, or one of its `anyOf` alternatives. */
+export type Expectation = Omit<HttpExpect, 'anyOf'>
+
+const isSpecSchemaName = (name: string): name is SpecSchemaName => Object.hasOwn(specSchemas, name)
+
+/** Every check an expectation makes on a response, in a fixed order. */
+export function evaluate(expect: Expectation, response: HttpResponse): Evaluation[] {
+  const out: Evaluation[] = []
+  if (expect.status !== undefined) {
+    const ok = matchStatus(response.status, expect.status)
+    out.push({
+      name: 'status',
+      ok,
+      expected: expect.status,
+      actual: response.status,
+      message: ok ? undefined : `status is ${response.status}`,
+    })
+  }
+  for (const [name, matcher] of Object.entries(expect.headers ?? {})) {
+    const key = name.toLowerCase()
+    const outcome = applyMatcher({ found: key in response.headers, value: response.headers[key] }, matcher)
+    out.push({
+      name: `header ${key}`,
+      ok: outcome.ok,
+      expected: matcher,
+      actual: response.headers[key],
+      message: outcome.ok ? undefined : `header ${key} ${outcome.message}`,
+    })
+  }
+  if (expect.envelope !== undefined) {
+    const schemaName = expect.envelope === 'alps' ? 'AlpsErrorEnvelope' : 'BlancErrorEnvelope'
+    const parsed = specSchemas[schemaName].schema.safeParse(response.json)
+    const traceHeader = response.headers['x-trace-id']
+    const traceId = readPath(response.json, '/traceId').value
+    const problems = parsed.success
+      ? []
+      : parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`)
+    if (response.json === undefined) problems.splice(0, problems.length, 'the body is not JSON')
+    if (parsed.success && traceHeader !== undefined && traceId !== traceHeader)
+      problems.push(
+        `traceId ${JSON.stringify(traceId)} differs from the x-trace-id header ${JSON.stringify(traceHeader)}`,
+      )
+    out.push({
+      name: `envelope ${expect.envelope}`,
+      ok: problems.length === 0,
+      expected: `the ${expect.envelope} error envelope (${schemaName})`,
+      actual: response.text.slice(0, 300),
+      message: problems.length ? problems.join('; ') : undefined,
+    })
+  }
+  if (expect.schema !== undefined) out.push(evaluateSchema(expect.schema, response))
+  for (const [path, matcher] of Object.entries(expect.body ?? {})) {
+    const read = readPath(response.json, path)
+    const outcome = applyMatcher(read, matcher)
+    out.push({
+      name: `body ${path}`,
+      ok: outcome.ok,
+      expected: matcher,
+      actual: read.value,
+      message: outcome.ok ? undefined : `${path} ${outcome.message}`,
+    })
+  }
+  return out
+}
+
+/** The check that a response body is valid by a spec schema named in a scenario. */
+function evaluateSchema(name: string, response: HttpResponse): Evaluation {
+  if (!isSpecSchemaName(name))
+    return { name: `schema ${name}`, ok: false, message: `no spec schema named ${name}` }
+  const parsed = specSchemas[name].schema.safeParse(response.json)
+  return {
+    name: `schema ${name}`,
+    ok: parsed.success,
+    expected: name,
+    actual: parsed.success ? undefined : response.text.slice(0, 300),
+    message: parsed.success
+      ? undefined
+      : parsed.error.issues
+          .slice(0, 10)
+          .map((i) => `${i.path.map(String).join('.') || 'body'}: ${i.message}`)
+          .join('; '),
+  }
+}
+
+/** The one check of `anyOf`: it passes when every check of at least one alternative passes. */
+export function evaluateAnyOf(alternatives: readonly Expectation[], response: HttpResponse): Evaluation {
+  const evaluations = alternatives.map((alternative) => evaluate(alternative, response))
+  const passing = evaluations.findIndex((alt) => alt.every((r) => r.ok))
+  return {
+    name: 'any of',
+    ok: passing >= 0,
+    expected: `one of ${evaluations.length} alternatives`,
+    actual: passing >= 0 ? `alternative ${passing + 1}` : undefined,
+    message:
+      passing >= 0
+        ? undefined
+        : evaluations
+            .map(
+              (alt, i) =>
+                `alternative ${i + 1}: ${alt
+                  .filter((r) => !r.ok)
+                  .map((r) => `${r.name} ${r.message}`)
+                  .join('; ')}`,
+            )
+            .join(' | '),
+  }
+}

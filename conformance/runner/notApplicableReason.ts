@@ -1,0 +1,46 @@
+import type { LoadedScenario } from '../scenario/loadScenarios'
+import type { Requirement } from '../scenario/schema'
+import type { ScenarioContext } from './scenarioContext'
+import { VERSION_HEADERS } from './versionHeaders'
+
+/** Why the target cannot run a scenario, or undefined when it can. */
+export function notApplicableReason(scenario: LoadedScenario, context: ScenarioContext): string | undefined {
+  const { caps } = context
+  const version = scenario.requires.version
+  if (version && context.version && version !== context.version)
+    return `the scenario speaks ${version}; this run is restricted to --version ${context.version}`
+  if (version && !caps.versions.includes(version))
+    return `the target does not serve ${VERSION_HEADERS[version]}`
+  const missing: Record<Requirement, string | undefined> = {
+    devnet: caps.faults ? undefined : 'the target is not an intent-devnet (no /_devnet/ endpoints)',
+    'control-api': caps.controlApi
+      ? undefined
+      : 'the target has no devnet control API (GET /_devnet/manifest)',
+    faults: caps.faults ? undefined : 'the target cannot inject faults (no POST /_devnet/faults)',
+    chains: caps.chains.length > 0 ? undefined : 'no chain RPC URLs (no manifest and no --chains file)',
+    webhooks: caps.webhooks
+      ? undefined
+      : 'the target is not on loopback, so it cannot reach the webhook receiver',
+    quotes:
+      caps.implemented.quotes === false
+        ? 'the target answers 501 NOT_IMPLEMENTED on POST /intents/route'
+        : undefined,
+    settlement:
+      caps.implemented.settlement === false
+        ? 'the target answers 501 NOT_IMPLEMENTED on GET /intent-operation/{id}'
+        : undefined,
+    withdrawals:
+      caps.implemented.withdrawals === false
+        ? 'the target answers 501 NOT_IMPLEMENTED on POST /withdrawals'
+        : undefined,
+    deposits:
+      caps.implemented.deposits === false
+        ? 'the target answers 501 NOT_IMPLEMENTED on the deposit processor'
+        : undefined,
+  }
+  for (const requirement of scenario.requires.capabilities) {
+    const reason = missing[requirement]
+    if (reason) return reason
+  }
+  return undefined
+}

@@ -1,0 +1,15 @@
+import type { Version } from '../scenario/schema'
+import type { TargetCapabilities } from './types'
+import type { WebhookReceiver } from './webhookReceiver'
+
+/** What every scenario of a run shares. */
+export type ScenarioContext = {
+  target: string
+  apiKey: string
+  caps: TargetCapabilities
+  receiver?: WebhookReceiver | undefined
+  /** `--version`: only scenarios of this version (or of none) run; steps default to it. */
+  version?: Version | undefined
+  /** Time limit of one scenario, ms. */
+  timeoutMs: number
+}

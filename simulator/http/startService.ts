@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify'
+import type { Faults } from '../faults/faults'
+import { BaseError } from '../util/BaseError'
+import { buildApp } from './app'
+import type { HttpServices } from './domainServices'
+
+/** The API key `up` prints and accepts when none is given. */
+export const DEFAULT_API_KEY = 'devnet-key'
+/** The port `up` listens on when none is given. */
+export const DEFAULT_PORT = 4000
+/** The host `up` listens on when none is given. */
+export const DEFAULT_HOST = '127.0.0.1'
+
+/** Parameters of {@link startService}. */
+export type StartServiceParameters = {
+  /** Port to listen on; 0 picks a free one (default 4000). */
+  port?: number | undefined
+  host?: string | undefined
+  /** The API key callers must send (default `devnet-key`). */
+  apiKey?: string | undefined
+  /** Reject requests without `x-api-version`. */
+  strictVersion?: boolean | undefined
+  bodyLimit?: number | undefined
+  logger?: boolean | undefined
+  /** The services routes delegate to. */
+  services: HttpServices
+  faults: Faults
+}
+
+/** What {@link startService} returns. */
+export type StartServiceReturnType = {
+  /** e.g. `http://127.0.0.1:4000`. */
+  baseUrl: string
+  apiKey: string
+  app: FastifyInstance
+  /** Stops listening and closes the app (idempotent). */
+  close(): Promise<void>
+}
+
+/** Thrown when the service cannot listen (port taken, bad host). */
+export class ListenError extends BaseError {
+  override name = 'Up.ListenError'
+  constructor(host: string, port: number, cause: unknown) {
+    super(`Cannot listen on ${host}:${port}.`, { details: (cause as Error)?.message, cause })
+  }
+}
+
+/**
+ * Builds the HTTP app on the given services and listens. `startSimulator` is the one caller
+ * that builds those services; tests may hand it stubs.
+ *
+ * @example
+ * const { baseUrl, apiKey, close } = await startService({ port: 0, services, faults })
+ */
+export async function startService(parameters: StartServiceParameters): Promise<StartServiceReturnType> {
+  const host = parameters.host ?? DEFAULT_HOST
+  const port = parameters.port ?? DEFAULT_PORT
+  const apiKey = parameters.apiKey ?? DEFAULT_API_KEY
+  const app = await buildApp(
+    {
+      apiKeys: [apiKey],
+      strictVersion: parameters.strictVersion,
+      bodyLimit: parameters.bodyLimit,
+      logger: parameters.logger,
+    },
+    parameters.services,
+    { faults: parameters.faults },
+  )
+  try {
+    await app.listen({ host, port })
+  } catch (error) {
+    await app.close()
+    throw new ListenError(host, port, error)
+  }
+  const address = app.server.address()
+  const actualPort = typeof address === 'object' && address ? address.port : port
+  const urlHost = host.includes(':') ? `[${host}]` : host
+  let closing: Promise<void> | undefined
+  return {
+    baseUrl: `http://${urlHost}:${actualPort}`,
+    apiKey,
+    app,
+    close: () => {
+      closing ??= app.close()
+      return closing
+    },
+  }
+}
