@@ -38,7 +38,7 @@ module.exports = {
       comment: 'Only simulator/http/ and the composition root speak HTTP: domain code throws its own errors.',
       from: {
         path: '^simulator/',
-        pathNot: [notTest, '^simulator/http/', '^simulator/startSimulator\\.ts$', '^simulator/cli/'],
+        pathNot: [notTest, '^simulator/http/', '^simulator/(startSimulator|index)\\.ts$', '^simulator/cli/'],
       },
       to: { path: ['^simulator/http/', '^node_modules/(fastify|@fastify|fastify-[^/]+)/'] },
     },

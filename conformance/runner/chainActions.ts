@@ -15,6 +15,7 @@ import { addresses } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { BaseError } from '../../simulator/util/BaseError'
 import type { ChainStep } from '../scenario/schema'
+import { namedContract } from './namedContract'
 import type { TargetCapabilities } from './types'
 
 /** The Compact v1 deposit functions the runner calls (facts §3). */
@@ -54,6 +55,7 @@ function clientsFor(caps: TargetCapabilities, chainId: number) {
   return { chain, transport, publicClient: createPublicClient({ chain, transport }) }
 }
 
+/** The private key of a step's account: a funded account of the target by index, or a `0x` key as given. */
 export function signerKey(caps: TargetCapabilities, from: number | string): Hex {
   if (typeof from === 'number') {
     const key = caps.accounts[from]
@@ -72,7 +74,7 @@ function address(value: string, what: string): Address {
 }
 
 function compactAddress(caps: TargetCapabilities, chainId: number): Address {
-  const named = caps.contracts[`${chainId}.compact`] ?? caps.contracts.compact
+  const named = namedContract(caps, 'compact', chainId)
   return named ? address(named, 'The Compact') : addresses.compact
 }
 
@@ -168,7 +170,7 @@ export async function runChainAction(
         )
       const target = isAddress(step.address, { strict: false })
         ? step.address
-        : (caps.contracts[`${chainId}.${step.address}`] ?? caps.contracts[step.address])
+        : namedContract(caps, step.address, chainId)
       if (!target)
         throw new ChainActionError(`No contract "${step.address}" on chain ${chainId} in the manifest.`)
       const call = {

@@ -1,5 +1,5 @@
 import type { HttpExpect } from '../scenario/schema'
-import { specSchemas, type SpecSchemaName } from '../spec'
+import { type SpecSchemaName, specSchemas } from '../spec'
 import { applyMatcher, matchStatus, readPath } from './matchers'
 import type { HttpResponse } from './sendRequest'
 

@@ -189,7 +189,7 @@ export function intentOpTypedData(
 }
 
 /** A signed intent operation: the intentOp's fields plus `originSignatures` and `destinationSignature`. */
-export type SignedIntentOpJson = Record<string, unknown> & {
+export type SignedIntentOpJson = IntentOp & {
   originSignatures: Hex[]
   destinationSignature: Hex
 }
@@ -222,5 +222,5 @@ export async function signIntentOp(
   const destinationSignature = typedData.destination
     ? await account.signTypedData(typedData.destination)
     : originSignatures.at(-1)!
-  return { ...(intentOp as Record<string, unknown>), originSignatures, destinationSignature }
+  return { ...op, originSignatures, destinationSignature }
 }

@@ -43,10 +43,10 @@ async function measure(target: Target, connections: number, duration: number, wa
   // A short warm-up first, so the JIT and connection setup do not count.
   if (warmUp) await autocannon({ ...target.options, connections, duration: 1 })
   const result = await autocannon({ ...target.options, connections, duration })
-  const statusCounts = result.statusCodeStats as unknown as Record<string, { count: number }>
+  const statusCounts = result.statusCodeStats ?? {}
   const unexpected = Object.entries(statusCounts)
     .filter(([status]) => Number(status) !== target.expectStatus)
-    .reduce((sum, [, { count }]) => sum + count, 0)
+    .reduce((sum, [, { count = 0 }]) => sum + count, 0)
   if (unexpected > 0 || result.errors > 0)
     throw new Error(
       `${target.name}: ${unexpected} responses not ${target.expectStatus}, ${result.errors} errors`,

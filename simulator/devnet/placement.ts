@@ -9,7 +9,8 @@ export type Artifact = { abi: Abi; bytecode: Hex; deployedBytecode: Hex }
 
 /** Looks up a contract of `contracts/generated/artifacts.ts` by name. */
 export function getArtifact(name: string): Artifact | undefined {
-  return (artifacts as unknown as Record<string, Artifact | undefined>)[name]
+  const all: Readonly<Record<string, Artifact>> = artifacts
+  return Object.hasOwn(all, name) ? all[name] : undefined
 }
 
 /** What a placement's `init` gets to build its calls. */

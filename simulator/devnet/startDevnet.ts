@@ -222,14 +222,16 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
     async revert(id) {
       const saved = snapshots.get(id)
       if (!saved) return false
-      // `evm_revert` answers false for an id Anvil no longer knows (viem types it void).
+      // `evm_revert` answers false for an id Anvil no longer knows (viem's typed `revert` drops
+      // the answer, so the untyped request, whose answer is checked here).
       const reverted = await Promise.all(
         chains.map(
           async (chain, i) =>
-            (await chain.testClient.request({
-              method: 'evm_revert',
-              params: [saved.ids[i]!],
-            })) as unknown as boolean,
+            (await chain.testClient.request<{
+              Method: 'evm_revert'
+              Parameters: [string]
+              ReturnType: boolean
+            }>({ method: 'evm_revert', params: [saved.ids[i]!] })) === true,
         ),
       )
       if (reverted.some((ok) => !ok)) {

@@ -564,3 +564,38 @@ describe('every endpoint is routed: a valid request reaches its service', () => 
     `)
   })
 })
+
+describe('quotes are sent as built', () => {
+  test('the route marks a quoting answer trusted: it is sent without a second zod pass', async () => {
+    // A body the response schema would refuse: sent as is proves the route trusted it (and the
+    // quoting tests prove real quotes are exactly what the schema would send).
+    const built = { routes: [{ notInTheSchema: true }] }
+    const quoted = await testApp(
+      {},
+      {
+        quoting: {
+          routeAlps: async () => built as never,
+          routeBlanc: async () => built as never,
+          resetQuotes: async () => {},
+        },
+      },
+    )
+    try {
+      for (const [url, version] of [
+        ['/intents/route', BLANC],
+        ['/intents/route', ALPS],
+        ['/quotes', BLANC],
+      ] as const) {
+        const r = await quoted.request({
+          method: 'POST',
+          url,
+          headers: headers(version),
+          payload: routeRequest(),
+        })
+        expect([url, version, r.status, r.json]).toEqual([url, version, 200, built])
+      }
+    } finally {
+      await quoted.app.close()
+    }
+  })
+})

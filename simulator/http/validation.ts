@@ -96,9 +96,9 @@ class ParseIssues {
  * of a `ZodError`: the issues (paths, messages) are the same, but no Error is constructed, which
  * was the largest part of rejecting a request.
  */
-const safeParseIssues = z.core._safeParse(
-  ParseIssues as unknown as z.core.$constructor<z.core.$ZodError>,
-) as (
+// A narrowing cast, not a double one: zod declares the failure class as building a ZodError, and
+// every ZodError is a ParseIssues; ours builds only the holder that is read back below.
+const safeParseIssues = z.core._safeParse(ParseIssues as z.core.$ZodErrorClass) as (
   schema: z.ZodType,
   value: unknown,
 ) => { success: true; data: unknown } | { success: false; error: ParseIssues }

@@ -1,10 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import { BaseError } from '../../../simulator/util/BaseError'
 import type { ClockStep } from '../../scenario/schema'
 import { postControl, targetNow } from '../controlApi'
 import { excerpt } from '../excerpt'
 import { interpolate } from '../interpolate'
 import { NotApplicableError } from '../notApplicableError'
 import type { StepRun } from './stepRun'
+
+/** Thrown when a clock step's `advance` or `until` is not a number of seconds. */
+export class ClockSecondsError extends BaseError {
+  override name = 'Conformance.ClockSecondsError'
+}
 
 /**
  * `clock`: advances the target's clock by seconds or until a time, through the control API;
@@ -19,7 +25,7 @@ export async function clockStep(step: ClockStep, run: StepRun): Promise<void> {
     seconds = Math.max(1, Math.ceil(Number(clock.until) - now) + 1)
   } else seconds = Math.ceil(Number(clock.advance))
   if (!Number.isFinite(seconds) || seconds < 0)
-    throw new Error(`the clock step does not give a number of seconds: ${JSON.stringify(clock)}`)
+    throw new ClockSecondsError(`the clock step does not give a number of seconds: ${JSON.stringify(clock)}`)
   if (context.caps.controlApi) {
     const response = await postControl(context, '/_devnet/clock/advance', { seconds: Math.max(1, seconds) })
     check(

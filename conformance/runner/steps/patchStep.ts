@@ -1,6 +1,12 @@
+import { BaseError } from '../../../simulator/util/BaseError'
 import type { PatchStep } from '../../scenario/schema'
 import { interpolate } from '../interpolate'
 import type { StepRun } from './stepRun'
+
+/** Thrown when a patch names a JSON pointer the value does not have. */
+export class PatchPathError extends BaseError {
+  override name = 'Conformance.PatchPathError'
+}
 
 /** `patch`: captures a copy of a value with the fields at some JSON pointers replaced. */
 export async function patchStep(step: PatchStep, run: StepRun): Promise<void> {
@@ -20,7 +26,7 @@ function setPointer(root: unknown, pointer: string, value: unknown): void {
   for (const [i, part] of parts.entries()) {
     const last = i === parts.length - 1
     if (typeof node !== 'object' || node === null || !(part in node))
-      throw new Error(`patch: ${pointer} does not exist (no "${part}")`)
+      throw new PatchPathError(`patch: ${pointer} does not exist (no "${part}")`)
     if (last) (node as Record<string, unknown>)[part] = value
     else node = (node as Record<string, unknown>)[part]
   }

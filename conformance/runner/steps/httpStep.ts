@@ -1,0 +1,74 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { HttpStep } from '../../scenario/schema'
+import { buildHttpRequest, requestExcerpt } from '../buildHttpRequest'
+import { captureValues } from '../captures'
+import { type Evaluation, evaluate, evaluateAnyOf } from '../evaluate'
+import { excerpt } from '../excerpt'
+import { interpolate } from '../interpolate'
+import { type PathRead, readPath } from '../matchers'
+import { type HttpResponse, sendRequest } from '../sendRequest'
+import type { HttpExcerpt } from '../types'
+import type { StepRun } from './stepRun'
+
+/**
+ * `http`: sends a request (again, while `poll` allows, until every check passes) and checks the
+ * answer against `expect`, each key one check; captures from the answer's body and headers.
+ */
+export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
+  const { context, vars, check, scenario } = run
+  const http = interpolate(step.http, vars)
+  const expect = interpolate(step.expect, vars)
+  const spec = expect.spec ?? scenario.spec
+  const request = buildHttpRequest(http, scenario, context)
+  const exchange: HttpExcerpt = { request: requestExcerpt(request, context.apiKey) }
+  const poll = step.poll && {
+    ...step.poll,
+    until: Math.min(run.deadline, Date.now() + step.poll.timeoutSeconds * 1000),
+  }
+
+  let response: HttpResponse
+  let results: Evaluation[]
+  let attempts = 0
+  for (;;) {
+    attempts++
+    try {
+      response = await sendRequest({
+        ...request,
+        timeoutMs: Math.max(1000, Math.min(30_000, run.deadline - Date.now())),
+      })
+    } catch (error) {
+      exchange.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+      check('request', false, { message: `${http.method} ${http.path} failed: ${exchange.error}`, exchange })
+      return
+    }
+    results = evaluate(expect, response)
+    const done = results.every((r) => r.ok) && (!expect.anyOf || evaluateAnyOf(expect.anyOf, response).ok)
+    if (done || !poll || Date.now() + poll.intervalMs > poll.until) break
+    await sleep(poll.intervalMs)
+  }
+  exchange.response = { status: response.status, headers: response.headers, body: excerpt(response.text) }
+  if (poll && !results.every((r) => r.ok))
+    for (const result of results)
+      if (!result.ok)
+        result.message = `${result.message ?? result.name} (still, after ${attempts} polls over ${poll.timeoutSeconds}s)`
+
+  if (expect.anyOf) results.push(evaluateAnyOf(expect.anyOf, response))
+  for (const { name, ok, expected, actual, message } of results)
+    check(name, ok, { expected, actual, message, exchange }, spec)
+
+  const missing = captureValues(vars, step.capture, (path) => readCapture(response, path))
+  for (const { name, source } of missing)
+    check(`capture ${name}`, false, {
+      expected: `a value at ${source}`,
+      actual: undefined,
+      message: `${source} is missing`,
+      exchange,
+    })
+}
+
+/** A capture of an answer: `header:<name>`, else a JSON pointer or dotted path of its body. */
+function readCapture(response: HttpResponse, path: string): PathRead {
+  if (!path.startsWith('header:')) return readPath(response.json, path)
+  const name = path.slice('header:'.length).toLowerCase()
+  return { found: name in response.headers, value: response.headers[name] }
+}

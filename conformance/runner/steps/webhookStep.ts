@@ -1,0 +1,68 @@
+import type { WebhookStep } from '../../scenario/schema'
+import { captureValues } from '../captures'
+import { interpolate } from '../interpolate'
+import { applyMatcher, readPath } from '../matchers'
+import { NotApplicableError } from '../notApplicableError'
+import type { StepRun } from './stepRun'
+
+/**
+ * `webhook`: waits for an event of a type (matching `where`) in the scenario's inbox, then
+ * checks its signature header and body, and captures from its body.
+ */
+export async function webhookStep(step: WebhookStep, run: StepRun): Promise<void> {
+  const { context, vars, check, inboxId } = run
+  const spec = step.webhook.spec ?? run.scenario.spec
+  const expectation = interpolate(step.webhook, vars)
+  if (!context.receiver || !inboxId)
+    throw new NotApplicableError('no webhook receiver reachable by the target')
+  const timeout = Math.min(expectation.withinSeconds * 1000, Math.max(0, run.deadline - Date.now()))
+  const hook = await context.receiver.waitFor(
+    inboxId,
+    (h) =>
+      readPath(h.json, '/type').value === expectation.type &&
+      Object.entries(expectation.where ?? {}).every(
+        ([path, matcher]) => applyMatcher(readPath(h.json, path), matcher).ok,
+      ),
+    timeout,
+  )
+  const received = context.receiver.received(inboxId).map((h) => readPath(h.json, '/type').value)
+  check(
+    `webhook ${expectation.type}`,
+    hook !== undefined,
+    {
+      expected: `a ${expectation.type} event${expectation.where ? ` where ${JSON.stringify(expectation.where)}` : ''} within ${expectation.withinSeconds}s`,
+      actual: received.length ? `received: ${received.join(', ')}` : 'nothing received',
+    },
+    spec,
+  )
+  if (hook === undefined) return
+  const signed = hook.signature === expectation.signature
+  check(
+    `webhook ${expectation.type} signature`,
+    signed,
+    {
+      expected: expectation.signature,
+      actual: hook.signature,
+      message: signed
+        ? undefined
+        : `X-Webhook-Signature is ${hook.signature} (header: ${String(hook.headers['x-webhook-signature'] ?? 'none')})`,
+    },
+    spec,
+  )
+  for (const [path, matcher] of Object.entries(expectation.body ?? {})) {
+    const read = readPath(hook.json, path)
+    const outcome = applyMatcher(read, matcher)
+    check(
+      `webhook body ${path}`,
+      outcome.ok,
+      {
+        expected: matcher,
+        actual: read.value,
+        message: outcome.ok ? undefined : `${path} ${outcome.message}`,
+      },
+      spec,
+    )
+  }
+  // A path the event lacks captures undefined rather than failing: the checks above judge the event.
+  captureValues(vars, step.capture, (path) => ({ found: true, value: readPath(hook.json, path).value }))
+}

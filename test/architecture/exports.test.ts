@@ -1,0 +1,160 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { expect, test } from 'vitest'
+
+const root = join(import.meta.dirname, '..', '..')
+
+/** The names an entry point exports, sorted: a changed public surface shows in review. */
+const names = async (specifier: string) => Object.keys(await import(specifier)).sort()
+
+test('package.json exports the three entry points', async () => {
+  const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'))
+  expect(pkg.exports).toMatchInlineSnapshot(`
+    {
+      ".": "./simulator/index.ts",
+      "./conformance": "./conformance/index.ts",
+      "./package.json": "./package.json",
+      "./spec": "./conformance/spec/index.ts",
+    }
+  `)
+})
+
+test('intent-devnet (the simulator)', async () => {
+  expect(await names('intent-devnet')).toMatchInlineSnapshot(`
+    [
+      "BaseError",
+      "DEFAULT_API_KEY",
+      "DEFAULT_HOST",
+      "DEFAULT_PORT",
+      "DEFAULT_QUOTE_TTL_SECONDS",
+      "ERROR_CODES",
+      "FAULT_CATALOGUE",
+      "FAULT_NAMES",
+      "createFaults",
+      "createServices",
+      "startDevnet",
+      "startSimulator",
+    ]
+  `)
+})
+
+test('intent-devnet/conformance (the runner)', async () => {
+  expect(await names('intent-devnet/conformance')).toMatchInlineSnapshot(`
+    [
+      "REPORTERS",
+      "ScenarioFileError",
+      "TargetUnreachableError",
+      "detectCapabilities",
+      "loadScenarios",
+      "parseScenario",
+      "parseShard",
+      "runConformance",
+      "selectShard",
+      "startWebhookReceiver",
+      "summarize",
+      "verifyWebhookSignature",
+      "writeReports",
+    ]
+  `)
+})
+
+test('intent-devnet/spec (the schemas)', async () => {
+  expect(await names('intent-devnet/spec')).toMatchInlineSnapshot(`
+    [
+      "API_VERSIONS",
+      "API_VERSION_PATTERN",
+      "Account",
+      "AccountAccessList",
+      "Address",
+      "AlpsErrorEnvelope",
+      "AlpsRouteResponse",
+      "Authorization",
+      "BATCH_COMPACT_TYPES",
+      "BatchWithdrawalRequest",
+      "BatchWithdrawalResponse",
+      "BlancErrorEnvelope",
+      "BlancIntentStatus",
+      "BlancPublicSubmitRequest",
+      "BlancRoute",
+      "BlancRouteResponse",
+      "BlancSignatures",
+      "BlancSubmitRequest",
+      "BlancSubmitResponse",
+      "BridgeFailedData",
+      "CLAIM_STATUSES",
+      "COMPACT_TYPES",
+      "Caip2ChainId",
+      "ChainIdKey",
+      "ClockAdvanceRequest",
+      "Component",
+      "DEPOSIT_ERROR_CODES",
+      "DEPOSIT_STATUSES",
+      "Deposit",
+      "DepositList",
+      "DepositListQuery",
+      "DepositProcessorConfig",
+      "DepositProcessorParams",
+      "DepositProcessorRegisterRequest",
+      "DepositProcessorSetupRequest",
+      "DepositProcessorSetupResponse",
+      "DepositWhitelistEntry",
+      "DevnetManifest",
+      "EIP712_DOMAIN_TYPES",
+      "EIP712_DOMAIN_TYPES_NO_CHAIN_ID",
+      "EIP712_DOMAIN_TYPES_NO_VERSION",
+      "EMISSARY_ENABLE_TYPES",
+      "Element",
+      "EmissaryConfig",
+      "Execution",
+      "FaultsRequest",
+      "FeeParts",
+      "Hash",
+      "Hex",
+      "HexBytes",
+      "INTENT_STATUSES",
+      "IdAndAmount",
+      "IntegerLike",
+      "IntegerString",
+      "IntentCost",
+      "IntentOp",
+      "IntentStatus",
+      "LOCK_TYPE",
+      "MANDATE_TYPES",
+      "MAX_UINT256",
+      "MULTICHAIN_COMPACT_TYPES",
+      "Mandate",
+      "ManifestToken",
+      "OP_TYPES",
+      "PERMIT_BATCH_WITNESS_TYPES",
+      "PRE_CLAIM_MAX_CHAINS",
+      "PRE_CLAIM_MAX_OPS_PER_CHAIN",
+      "PreClaimExecutions",
+      "PricesRequest",
+      "RevertRequest",
+      "RouteOptions",
+      "RouteRequest",
+      "SINGLE_CHAIN_OPS_TYPES",
+      "SPONSORSHIP_VALUES",
+      "SafeInteger",
+      "SettlementContext",
+      "SetupOp",
+      "SignedIntentOp",
+      "SignedMetadata",
+      "SignedMetadataAccount",
+      "SponsorFee",
+      "SponsorshipEntry",
+      "SubmissionResult",
+      "SubmitIntentOperationRequest",
+      "SwapDestination",
+      "TokenRequest",
+      "TypedData",
+      "WEBHOOK_EVENT_TYPES",
+      "WebhookEnvelope",
+      "WithdrawalRequest",
+      "WithdrawalResponse",
+      "caip2Record",
+      "specSchemas",
+      "toBigInt",
+    ]
+  `)
+})
