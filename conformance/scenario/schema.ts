@@ -7,99 +7,16 @@ import { BaseError } from '../../simulator/util/BaseError'
  * `docs/conformance.md` for the format with examples.
  */
 
-/** A matcher applied to one value (a body field or a header). */
-export const Matcher = z
-  .strictObject({
-    equals: z.unknown().optional(),
-    matches: z.string().optional(),
-    exists: z.boolean().optional(),
-    absent: z.literal(true).optional(),
-    type: z.enum(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']).optional(),
-    oneOf: z.array(z.unknown()).min(1).optional(),
-  })
-  .refine((m) => Object.values(m).some((v) => v !== undefined), {
-    message: 'a matcher needs at least one of equals, matches, exists, absent, type, oneOf',
-  })
-  .refine((m) => m.matches === undefined || isRegExp(m.matches), { message: 'matches is not a valid regex' })
-export type Matcher = z.infer<typeof Matcher>
+export {
+  HttpExpect,
+  HttpExpectAlternative,
+  HttpStep,
+  Matcher,
+  StatusExpectation,
+  Version,
+} from './httpStepSchema'
 
-function isRegExp(source: string): boolean {
-  try {
-    new RegExp(source)
-    return true
-  } catch {
-    return false
-  }
-}
-
-const StatusCode = z.union([
-  z.number().int().min(100).max(599),
-  z.string().regex(/^[1-5]xx$/, 'a status is a code (400), a class ("4xx"), a list of them, or { not: … }'),
-])
-/** An expected status: a code, a class (`4xx`), a list of them, or `{not: …}`. */
-export const StatusExpectation = z.union([
-  StatusCode,
-  z.array(StatusCode).min(1),
-  z.strictObject({ not: z.union([StatusCode, z.array(StatusCode).min(1)]) }),
-])
-export type StatusExpectation = z.infer<typeof StatusExpectation>
-
-export const Version = z.enum(['alps', 'blanc'])
-export type Version = z.infer<typeof Version>
-
-/** What an HTTP step expects of the response; every key becomes one check. */
-const ExpectFields = {
-  status: StatusExpectation.optional(),
-  headers: z.record(z.string(), Matcher).optional(),
-  /** A schema of `conformance/spec` by name (its `specSchemas` key). */
-  schema: z.string().optional(),
-  /** JSON pointer (`/errors/0/message`) or dotted path (`errors[0].message`) → matcher. */
-  body: z.record(z.string(), Matcher).optional(),
-  /** Shorthand: the body is that version's error envelope, with a trace id equal to `x-trace-id`. */
-  envelope: Version.optional(),
-  /** The step's spec section when it differs from the scenario's. */
-  spec: z.string().optional(),
-}
-export const HttpExpectAlternative = z.strictObject(ExpectFields)
-export const HttpExpect = z.strictObject({
-  ...ExpectFields,
-  /** One check that passes when every check of at least one alternative passes. */
-  anyOf: z.array(HttpExpectAlternative).min(2).optional(),
-})
-export type HttpExpect = z.infer<typeof HttpExpect>
-
-export const HttpStep = z.strictObject({
-  name: z.string().optional(),
-  http: z.strictObject({
-    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-    path: z.string().startsWith('/'),
-    /** `default` injects the run's key; `omit` sends none; `wrong` sends a key that is not the run's. */
-    apiKey: z
-      .union([z.enum(['default', 'omit', 'wrong']), z.strictObject({ value: z.string() })])
-      .default('default'),
-    /** `alps`/`blanc` send that version; `omit` sends none; `{raw}` sends the string as given. */
-    version: z.union([Version, z.literal('omit'), z.strictObject({ raw: z.string() })]).optional(),
-    headers: z.record(z.string(), z.string()).optional(),
-    body: z.unknown().optional(),
-    /** Sent as given (for malformed JSON); `content-type: application/json` unless headers say otherwise. */
-    rawBody: z.string().optional(),
-    /** Sends a valid JSON object padded to this many bytes (for size limits). */
-    oversizeBytes: z.number().int().positive().optional(),
-  }),
-  expect: HttpExpect.default({}),
-  /**
-   * Send the request again until every check of `expect` passes (e.g. a status reaching
-   * COMPLETED), or the time is up; the checks of the last answer are the step's.
-   */
-  poll: z
-    .strictObject({
-      timeoutSeconds: z.number().positive().default(60),
-      intervalMs: z.number().int().positive().default(500),
-    })
-    .optional(),
-  /** name → `/json/pointer`, `dotted.path` or `header:<name>`; later steps use `${name}`. */
-  capture: z.record(z.string().regex(/^[A-Za-z_][\w]*$/), z.string()).optional(),
-})
+import { HttpStep, Matcher, Version } from './httpStepSchema'
 
 const ChainRef = z.union([z.number().int().positive(), z.string()])
 const Amount = z.union([z.string(), z.number().int().nonnegative()])
