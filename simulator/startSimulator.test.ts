@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startWebhookInbox as startWebhookReceiver } from '../conformance/runner/webhookReceiver'
 import { DevnetManifest, WebhookEnvelope } from '../conformance/spec'
 import { verifyWebhookSignature } from './deposits/signWebhook'
-import { startWebhookReceiver } from './deposits/testing/webhookReceiver'
 import { type Simulator, startSimulator } from './startSimulator'
 
 describe('startSimulator (a real devnet behind a listening service)', () => {

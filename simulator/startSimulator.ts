@@ -11,8 +11,10 @@ import { createIntentService } from './intents/intentService'
 import { createIntentStore, type IntentStore } from './intents/intentStore'
 import type { SignedIntent } from './intents/types'
 import { createPriceTable } from './prices/prices'
+import { createBalanceClients } from './quoting/createBalanceClients'
+import { createBalanceReader } from './quoting/createBalanceReader'
+import { createQuotingService, type QuotingServiceInstance } from './quoting/createQuotingService'
 import { createQuoteStore } from './quoting/quoteStore'
-import { createQuotingService, type QuotingServiceInstance } from './quoting/quotingService'
 import type { StoredQuotedIntent } from './quoting/types'
 import { createSettlement, type Settlement } from './settlement/createSettlement'
 import { verifySubmission } from './settlement/verifySubmission'
@@ -200,7 +202,8 @@ export async function createServices(parameters: CreateServicesParameters): Prom
       faults,
     })
     const quoting = createQuotingService({
-      chains: devnet.chains,
+      // The quoting's own RPC clients (batched reads, counted round trips), built here.
+      balances: createBalanceReader({ clients: createBalanceClients({ chains: devnet.chains }) }),
       server: devnet.keys.server.account,
       allocatorSigner: devnet.keys.allocator.account,
       clock: devnet,

@@ -1,6 +1,12 @@
 import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startWebhookReceiver, verifyWebhookSignature, type WebhookReceiver } from './webhookReceiver'
+import {
+  startWebhookInbox,
+  startWebhookReceiver,
+  verifyWebhookSignature,
+  type WebhookReceiver,
+  WebhookWaitTimeoutError,
+} from './webhookReceiver'
 
 let receiver: WebhookReceiver
 beforeAll(async () => {
@@ -71,5 +77,82 @@ describe('webhook receiver', () => {
     expect(verifyWebhookSignature(body, sign('s', '{}').replace('sha256=', 'sha1='), 's')).toBe('invalid')
     expect(verifyWebhookSignature(body, sign('s', '{}').slice(0, -2), 's')).toBe('invalid')
     expect(verifyWebhookSignature(body, undefined, 's')).toBe('absent')
+  })
+})
+
+describe('answers, for testing a sender', () => {
+  test('an inbox answers the status it is set to, after its delay; every answered request is recorded with it', async () => {
+    const inbox = receiver.createInbox({ secret: 'known', answer: { status: 500 } })
+    expect(inbox.secret).toBe('known')
+    expect(await post(inbox.url, '{"n":1}', { 'x-webhook-signature': sign('known', '{"n":1}') })).toBe(500)
+    receiver.setAnswer(inbox.id, { status: 204, delayMs: 100 })
+    const started = Date.now()
+    expect(await post(inbox.url, '{"n":2}')).toBe(204)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90)
+    const hooks = receiver.received(inbox.id)
+    expect(hooks.map((h) => [h.statusCode, h.signature, h.body])).toEqual([
+      [500, 'valid', { n: 1 }],
+      [204, 'absent', { n: 2 }],
+    ])
+    expect(hooks[0]!.json).toBe(hooks[0]!.body)
+  })
+
+  test('a sender that gives up during the delay got no answer: nothing is recorded', async () => {
+    const inbox = receiver.createInbox({ answer: { delayMs: 300 } })
+    await expect(
+      fetch(inbox.url, { method: 'POST', body: '{}', signal: AbortSignal.timeout(50) }),
+    ).rejects.toThrow()
+    await new Promise((resolve) => setTimeout(resolve, 350))
+    expect(receiver.received(inbox.id)).toEqual([])
+  })
+
+  test('down() refuses connections; up() listens again on the same URL, inboxes kept', async () => {
+    const own = await startWebhookReceiver()
+    try {
+      const inbox = own.createInbox()
+      await post(inbox.url, '{"before":true}')
+      await own.down()
+      await expect(post(inbox.url, '{}')).rejects.toThrow()
+      await own.up()
+      expect(await post(inbox.url, '{"after":true}')).toBe(200)
+      expect(own.received(inbox.id).map((h) => h.body)).toEqual([{ before: true }, { after: true }])
+    } finally {
+      await own.close()
+    }
+  })
+})
+
+describe('startWebhookInbox: one inbox on its own receiver', () => {
+  test('received lists the webhooks answered with a 2xx; waitFor waits for a condition', async () => {
+    const inbox = await startWebhookInbox({ answer: { status: 503 } })
+    try {
+      expect(await post(inbox.url, '{"n":1}')).toBe(503)
+      expect(inbox.received).toEqual([])
+      inbox.setAnswer({ status: 200 })
+      const waiting = inbox.waitFor(() => inbox.received.length === 2, 5_000)
+      await post(inbox.url, '{"n":2}')
+      await post(inbox.url, '{"n":3}', { 'x-webhook-signature': sign(inbox.secret, '{"n":3}') })
+      await waiting
+      expect(inbox.received.map((h) => [h.body, h.signature])).toEqual([
+        [{ n: 2 }, 'absent'],
+        [{ n: 3 }, 'valid'],
+      ])
+      await inbox.waitFor(() => true)
+    } finally {
+      await inbox.close()
+    }
+  })
+
+  test('waitFor rejects with a WebhookWaitTimeoutError when the condition does not hold in time', async () => {
+    const inbox = await startWebhookInbox()
+    try {
+      const waiting = inbox.waitFor(() => false, 100)
+      await expect(waiting).rejects.toBeInstanceOf(WebhookWaitTimeoutError)
+      await expect(inbox.waitFor(() => false, 50)).rejects.toThrowErrorMatchingInlineSnapshot(
+        `[WebhookReceiver.WaitTimeoutError: The webhook receiver did not see the awaited webhooks within 50 ms.]`,
+      )
+    } finally {
+      await inbox.close()
+    }
   })
 })

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { createServer, type IncomingHttpHeaders } from 'node:http'
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { BaseError } from '../../simulator/util/BaseError'
 
 /** One webhook request as the receiver got it, raw body kept byte for byte. */
 export type ReceivedWebhook = {
@@ -10,19 +11,38 @@ export type ReceivedWebhook = {
   headers: IncomingHttpHeaders
   rawBody: Buffer
   /** The parsed body, or undefined when it is not JSON. */
+  body: unknown
+  /** The parsed body (the same value as `body`; the runner's steps read this name). */
   json: unknown
   /** `valid`/`invalid` against the inbox's secret, `absent` without `X-Webhook-Signature`. */
   signature: 'valid' | 'invalid' | 'absent'
+  /** The HTTP status the inbox answered with. */
+  statusCode: number
 }
+
+/** How an inbox answers: `status` (default 200), after `delayMs` (default 0; to make a sender time out). */
+export type WebhookAnswer = { status?: number | undefined; delayMs?: number | undefined }
 
 /** An inbox: a URL on the receiver and the secret its webhooks must be signed with. */
 export type WebhookInbox = { id: string; url: string; secret: string }
 
+/** Options of {@link WebhookReceiver.createInbox}. */
+export type CreateInboxOptions = {
+  /** The secret signatures are checked against. Default: a fresh random one. */
+  secret?: string | undefined
+  /** How the inbox answers. Default `{ status: 200 }`. */
+  answer?: WebhookAnswer | undefined
+}
+
+/** The webhook receiver: one loopback port, one inbox per scenario (or test). */
 export type WebhookReceiver = {
   url: string
-  /** Opens an inbox with a fresh random secret. */
-  createInbox(): WebhookInbox
-  /** Webhooks received by an inbox so far. */
+  port: number
+  /** Opens an inbox (by default with a fresh random secret, answering 200). */
+  createInbox(options?: CreateInboxOptions): WebhookInbox
+  /** Changes how an inbox answers, from the next request on. */
+  setAnswer(inbox: string, answer: WebhookAnswer): void
+  /** Webhooks an inbox answered so far (whatever the status), in the order it answered them. */
   received(inbox: string): ReceivedWebhook[]
   /** Resolves with the first webhook of the inbox that `accept` takes, or undefined after `timeoutMs`. */
   waitFor(
@@ -30,7 +50,27 @@ export type WebhookReceiver = {
     accept: (hook: ReceivedWebhook) => boolean,
     timeoutMs: number,
   ): Promise<ReceivedWebhook | undefined>
+  /** Closes the port: connections are refused until {@link WebhookReceiver.up}. Inboxes are kept. */
+  down(): Promise<void>
+  /** Listens again, on the same port. */
+  up(): Promise<void>
   close(): Promise<void>
+}
+
+/** Parameters of {@link startWebhookReceiver}. */
+export type StartWebhookReceiverParameters = {
+  /** Default 127.0.0.1. */
+  host?: string | undefined
+  /** Default 0: a port the OS chooses. */
+  port?: number | undefined
+}
+
+/** The condition a test waited for did not hold in time. */
+export class WebhookWaitTimeoutError extends BaseError {
+  override name = 'WebhookReceiver.WaitTimeoutError'
+  constructor(timeoutMs: number) {
+    super(`The webhook receiver did not see the awaited webhooks within ${timeoutMs} ms.`)
+  }
 }
 
 /**
@@ -54,9 +94,19 @@ export function verifyWebhookSignature(
   return given.length === expected.length && timingSafeEqual(given, expected) ? 'valid' : 'invalid'
 }
 
+const parseJson = (raw: Buffer): unknown => {
+  try {
+    return JSON.parse(raw.toString('utf8'))
+  } catch {
+    return undefined
+  }
+}
+
 /**
- * Starts the runner's webhook receiver on loopback (port 0). Each scenario opens its own inbox
- * (`/inbox/<id>`) with its own secret, so signatures are verified against the right key.
+ * Starts the runner's webhook receiver on loopback (port 0 unless given). Each scenario opens its
+ * own inbox (`/inbox/<id>`) with its own secret, so signatures are verified against the right
+ * key. An inbox records every request it answers; how it answers (status, delay) is set per
+ * inbox, and `down()`/`up()` refuse connections for a while, to test a sender's retries.
  *
  * @example
  * const receiver = await startWebhookReceiver()
@@ -64,90 +114,164 @@ export function verifyWebhookSignature(
  * // configure the target with inbox.url and inbox.secret, then:
  * const hook = await receiver.waitFor(inbox.id, (h) => h.json?.type === 'bridge-failed', 30_000)
  */
-export async function startWebhookReceiver(parameters: { host?: string } = {}): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  parameters: StartWebhookReceiverParameters = {},
+): Promise<WebhookReceiver> {
   const host = parameters.host ?? '127.0.0.1'
-  const secrets = new Map<string, string>()
-  const inboxes = new Map<string, ReceivedWebhook[]>()
-  const waiters = new Set<{
-    inbox: string
-    accept: (hook: ReceivedWebhook) => boolean
-    resolve: (h: ReceivedWebhook) => void
-  }>()
+  const inboxes = new Map<string, { secret: string; answer: WebhookAnswer; hooks: ReceivedWebhook[] }>()
+  const listeners = new Set<(hook: ReceivedWebhook) => void>()
+  let server: Server | undefined
+  let port = parameters.port ?? 0
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      const id = /^\/inbox\/([\w-]+)$/.exec(req.url ?? '')?.[1]
-      const secret = id === undefined ? undefined : secrets.get(id)
-      if (id === undefined || secret === undefined || req.method !== 'POST') {
-        res.writeHead(404).end()
-        return
-      }
-      const rawBody = Buffer.concat(chunks)
-      let json: unknown
-      try {
-        json = JSON.parse(rawBody.toString('utf8'))
-      } catch {
-        json = undefined
-      }
-      const hook: ReceivedWebhook = {
-        inbox: id,
-        receivedAt: Date.now(),
-        headers: req.headers,
-        rawBody,
-        json,
-        signature: verifyWebhookSignature(rawBody, req.headers['x-webhook-signature'], secret),
-      }
-      inboxes.get(id)?.push(hook)
-      for (const waiter of waiters)
-        if (waiter.inbox === id && waiter.accept(hook)) {
-          waiters.delete(waiter)
-          waiter.resolve(hook)
-        }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')
+  const record = (hook: ReceivedWebhook) => {
+    inboxes.get(hook.inbox)?.hooks.push(hook)
+    for (const listener of [...listeners]) listener(hook)
+  }
+
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      const created = createServer((req, res) => {
+        const chunks: Buffer[] = []
+        req.on('data', (chunk: Buffer) => chunks.push(chunk))
+        req.on('end', () => {
+          const id = /^\/inbox\/([\w-]+)$/.exec(req.url ?? '')?.[1]
+          const inbox = id === undefined ? undefined : inboxes.get(id)
+          if (id === undefined || inbox === undefined || req.method !== 'POST') {
+            res.writeHead(404).end()
+            return
+          }
+          const rawBody = Buffer.concat(chunks)
+          const { status = 200, delayMs = 0 } = inbox.answer
+          const answer = () => {
+            // A sender that gave up during the delay got no answer: nothing to record.
+            if (res.destroyed) return
+            const json = parseJson(rawBody)
+            record({
+              inbox: id,
+              receivedAt: Date.now(),
+              headers: req.headers,
+              rawBody,
+              body: json,
+              json,
+              signature: verifyWebhookSignature(rawBody, req.headers['x-webhook-signature'], inbox.secret),
+              statusCode: status,
+            })
+            res.writeHead(status, { 'content-type': 'application/json' }).end('{"ok":true}')
+          }
+          if (delayMs > 0) setTimeout(answer, delayMs)
+          else answer()
+        })
+      })
+      // Idle keep-alive connections close soon, so `down()` and `close()` are not held up.
+      created.keepAliveTimeout = 1_000
+      created.once('error', reject)
+      created.listen(port, host, () => {
+        port = (created.address() as AddressInfo).port
+        server = created
+        resolve()
+      })
     })
-  })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(0, host, () => resolve())
-  })
-  const { port } = server.address() as AddressInfo
-  const url = `http://${host}:${port}`
 
+  const down = async () => {
+    const current = server
+    server = undefined
+    if (!current) return
+    current.closeAllConnections()
+    await new Promise<void>((resolve) => current.close(() => resolve()))
+  }
+
+  await listen()
+  const url = `http://${host}:${port}`
   return {
     url,
-    createInbox() {
+    port,
+    createInbox(options = {}) {
       const id = randomBytes(8).toString('hex')
-      const secret = randomBytes(24).toString('hex')
-      secrets.set(id, secret)
-      inboxes.set(id, [])
+      const secret = options.secret ?? randomBytes(24).toString('hex')
+      inboxes.set(id, { secret, answer: options.answer ?? {}, hooks: [] })
       return { id, url: `${url}/inbox/${id}`, secret }
     },
-    received: (inbox) => inboxes.get(inbox) ?? [],
+    setAnswer(inbox, answer) {
+      const current = inboxes.get(inbox)
+      if (current) current.answer = answer
+    },
+    received: (inbox) => inboxes.get(inbox)?.hooks ?? [],
     waitFor(inbox, accept, timeoutMs) {
-      const already = inboxes.get(inbox)?.find(accept)
+      const already = inboxes.get(inbox)?.hooks.find(accept)
       if (already) return Promise.resolve(already)
       return new Promise((resolve) => {
-        const waiter = {
-          inbox,
-          accept,
-          resolve: (hook: ReceivedWebhook) => {
-            clearTimeout(timer)
-            resolve(hook)
-          },
+        const done = (hook?: ReceivedWebhook) => {
+          clearTimeout(timer)
+          listeners.delete(listener)
+          resolve(hook)
         }
-        const timer = setTimeout(() => {
-          waiters.delete(waiter)
-          resolve(undefined)
-        }, timeoutMs)
-        waiters.add(waiter)
+        const listener = (hook: ReceivedWebhook) => {
+          if (hook.inbox === inbox && accept(hook)) done(hook)
+        }
+        const timer = setTimeout(done, timeoutMs)
+        listeners.add(listener)
       })
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    down,
+    up: listen,
+    close: down,
+  }
+}
+
+/** A receiver with one inbox, for a test or bench that needs one webhook URL. */
+export type WebhookInboxReceiver = {
+  /** The inbox's URL. */
+  url: string
+  secret: string
+  /** Webhooks the inbox answered with a 2xx, in the order it answered them. */
+  readonly received: ReceivedWebhook[]
+  /** Changes how the inbox answers, from the next request on. */
+  setAnswer(answer: WebhookAnswer): void
+  /** Resolves once `predicate` holds (checked after every webhook); rejects with {@link WebhookWaitTimeoutError}. */
+  waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>
+  /** Closes the port: connections are refused until `up()`. */
+  down(): Promise<void>
+  /** Listens again, on the same port (the same URL). */
+  up(): Promise<void>
+  close(): Promise<void>
+}
+
+/**
+ * Starts a {@link startWebhookReceiver} with a single inbox and answers for that inbox.
+ *
+ * @example
+ * const receiver = await startWebhookInbox({ answer: { status: 500 } })
+ * // configure the sender with receiver.url, then:
+ * receiver.setAnswer({ status: 200 })
+ * await receiver.waitFor(() => receiver.received.length === 3)
+ */
+export async function startWebhookInbox(
+  parameters: StartWebhookReceiverParameters & CreateInboxOptions = {},
+): Promise<WebhookInboxReceiver> {
+  const receiver = await startWebhookReceiver(parameters)
+  const inbox = receiver.createInbox(parameters)
+  // The 2xx-answered webhooks, kept up to date as they are read (a bench reads this thousands of times).
+  const delivered: ReceivedWebhook[] = []
+  let seen = 0
+  return {
+    url: inbox.url,
+    secret: inbox.secret,
+    get received() {
+      const hooks = receiver.received(inbox.id)
+      for (; seen < hooks.length; seen++) {
+        const hook = hooks[seen]!
+        if (hook.statusCode >= 200 && hook.statusCode < 300) delivered.push(hook)
+      }
+      return delivered
+    },
+    setAnswer: (answer) => receiver.setAnswer(inbox.id, answer),
+    async waitFor(predicate, timeoutMs = 20_000) {
+      if (predicate()) return
+      const hook = await receiver.waitFor(inbox.id, () => predicate(), timeoutMs)
+      if (!hook) throw new WebhookWaitTimeoutError(timeoutMs)
+    },
+    down: receiver.down,
+    up: receiver.up,
+    close: receiver.close,
   }
 }

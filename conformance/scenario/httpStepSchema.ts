@@ -98,3 +98,4 @@ export const HttpStep = z.strictObject({
   /** name → `/json/pointer`, `dotted.path` or `header:<name>`; later steps use `${name}`. */
   capture: z.record(z.string().regex(/^[A-Za-z_][\w]*$/), z.string()).optional(),
 })
+export type HttpStep = z.infer<typeof HttpStep>

@@ -277,7 +277,6 @@ export const Step = z.unknown().transform((value, ctx): Step => {
     ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path })
   return z.NEVER
 })
-export type HttpStep = z.infer<typeof HttpStep>
 export type ChainStep = z.infer<typeof ChainStep>
 export type ClockStep = z.infer<typeof ClockStep>
 export type FaultStep = z.infer<typeof FaultStep>

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { Address, caip2Record, Hash, IntegerLike, IntegerString } from './common'
+import { WebhookEnvelope } from './webhook'
 
 /** Whitelist entry: a token and optional inclusive bounds (spec: Deposit-processor configuration › Whitelist entry). */
 export const DepositWhitelistEntry = z
@@ -73,6 +74,16 @@ export const DepositProcessorRegisterRequest = z.object({
 })
 export type DepositProcessorRegisterRequest = z.infer<typeof DepositProcessorRegisterRequest>
 
+/** Answer of POST /deposit-processor/register: the registration as stored (facts §1, an extension). */
+export const DepositProcessorRegisterResponse = z.looseObject({
+  message: z.string(),
+  account: Address,
+  targetChainId: z.number().int(),
+  /** The token deposits are bridged into; null: the deposited token's counterpart on the target chain. */
+  targetToken: Address.nullable(),
+})
+export type DepositProcessorRegisterResponse = z.infer<typeof DepositProcessorRegisterResponse>
+
 /** Deposit statuses of the public service (facts §1). */
 export const DEPOSIT_STATUSES = [
   'processing',
@@ -112,3 +123,49 @@ export type DepositListQuery = z.infer<typeof DepositListQuery>
 /** Answer of GET /deposit-processor/deposits (facts §1), with cursor paging. */
 export const DepositList = z.looseObject({ deposits: z.array(Deposit), nextCursor: z.string().nullable() })
 export type DepositList = z.infer<typeof DepositList>
+
+/** Query of GET /deposit-processor/webhooks/events (facts §1), with cursor paging. */
+export const WebhookEventListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  cursor: z.string().optional(),
+})
+export type WebhookEventListQuery = z.infer<typeof WebhookEventListQuery>
+
+/** One delivery attempt of a webhook event: the receiver's status, or why no answer came (facts §1: webhook events). */
+export const WebhookDeliveryAttempt = z.looseObject({
+  time: z.iso.datetime({ offset: true }),
+  url: z.string(),
+  durationMs: z.number().min(0),
+  statusCode: z.number().int().optional(),
+  /** `ECONNREFUSED`, `timeout after 5000 ms`, … */
+  error: z.string().optional(),
+})
+export type WebhookDeliveryAttempt = z.infer<typeof WebhookDeliveryAttempt>
+
+/** Delivery statuses of a webhook event on this devnet (facts §1 names none; docs/deposit-processor.md › Delivery). */
+export const WEBHOOK_EVENT_STATUSES = ['pending', 'delivered', 'failed', 'skipped'] as const
+
+/**
+ * A webhook event with its delivery: what GET /deposit-processor/webhooks/events lists, and what
+ * POST …/events/{id}/resend and POST /deposit-processor/webhooks/test answer (facts §1).
+ */
+export const WebhookEvent = z.looseObject({
+  eventId: z.string().min(1),
+  type: z.string(),
+  time: z.iso.datetime({ offset: true }),
+  /** One of {@link WEBHOOK_EVENT_STATUSES} on this devnet. */
+  status: z.string(),
+  attempts: z.array(WebhookDeliveryAttempt),
+  /** When the next attempt is due while the event is pending; null otherwise. */
+  nextAttemptAt: z.iso.datetime({ offset: true }).nullable(),
+  /** The body sent, exactly as signed. */
+  payload: WebhookEnvelope,
+})
+export type WebhookEvent = z.infer<typeof WebhookEvent>
+
+/** Answer of GET /deposit-processor/webhooks/events (facts §1): newest first, with cursor paging. */
+export const WebhookEventList = z.looseObject({
+  events: z.array(WebhookEvent),
+  nextCursor: z.string().nullable(),
+})
+export type WebhookEventList = z.infer<typeof WebhookEventList>

@@ -31,9 +31,14 @@ import {
   DepositProcessorConfig,
   DepositProcessorParams,
   DepositProcessorRegisterRequest,
+  DepositProcessorRegisterResponse,
   DepositProcessorSetupRequest,
   DepositProcessorSetupResponse,
   DepositWhitelistEntry,
+  WebhookDeliveryAttempt,
+  WebhookEvent,
+  WebhookEventList,
+  WebhookEventListQuery,
 } from './depositProcessor'
 import { ClockAdvanceRequest, DevnetManifest, FaultsRequest, PricesRequest } from './devnet'
 import { AlpsErrorEnvelope, BlancErrorEnvelope } from './errors'
@@ -124,8 +129,26 @@ export const specSchemas = {
     schema: DepositProcessorRegisterRequest,
     section: 'facts §1: POST /deposit-processor/register',
   },
+  DepositProcessorRegisterResponse: {
+    schema: DepositProcessorRegisterResponse,
+    section: 'facts §1: POST /deposit-processor/register',
+  },
   Deposit: { schema: Deposit, section: 'facts §1: GET /deposit-processor/deposits/{id}' },
   DepositList: { schema: DepositList, section: 'facts §1: GET /deposit-processor/deposits' },
+  WebhookEventListQuery: {
+    schema: WebhookEventListQuery,
+    section: 'facts §1: GET /deposit-processor/webhooks/events',
+  },
+  WebhookEventList: { schema: WebhookEventList, section: 'facts §1: GET /deposit-processor/webhooks/events' },
+  WebhookEvent: {
+    schema: WebhookEvent,
+    section:
+      'facts §1: GET /deposit-processor/webhooks/events, POST /deposit-processor/webhooks/events/{id}/resend, POST /deposit-processor/webhooks/test',
+  },
+  WebhookDeliveryAttempt: {
+    schema: WebhookDeliveryAttempt,
+    section: 'facts §1: GET /deposit-processor/webhooks/events',
+  },
   BlancRouteResponse: { schema: BlancRouteResponse, section: 'Resources › Version blanc route shape' },
   BlancRoute: { schema: BlancRoute, section: 'Resources › Version blanc route shape' },
   TypedData: { schema: TypedData, section: 'Authentication §4' },

@@ -8,12 +8,14 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { startWebhookInbox } from '../../conformance/runner/webhookReceiver'
 import { createDepositProcessor } from '../../simulator/deposits/createDepositProcessor'
 import { signWebhookBody } from '../../simulator/deposits/signWebhook'
 import { startTestChains } from '../../simulator/deposits/testing/startTestChains'
-import { startWebhookReceiver } from '../../simulator/deposits/testing/webhookReceiver'
 import { createWebhookOutbox } from '../../simulator/deposits/webhookOutbox'
+import { createFaults } from '../../simulator/faults/faults'
 import { createPriceTable } from '../../simulator/prices/prices'
+import { createSystemClock } from '../../simulator/util/clock'
 
 const arg = (name: string, fallback: number) => {
   const index = process.argv.indexOf(`--${name}`)
@@ -31,10 +33,12 @@ const fmt = (n: number) => n.toFixed(1)
 
 async function latency() {
   const chains = await startTestChains([1, 8453])
-  const receiver = await startWebhookReceiver()
+  const receiver = await startWebhookInbox()
   const processor = createDepositProcessor({
     chains: chains.chains,
     prices: createPriceTable(),
+    clock: createSystemClock(),
+    faults: createFaults(),
     pollIntervalMs: POLL_MS,
   })
   try {
@@ -59,8 +63,8 @@ async function latency() {
         })
       await receiver.waitFor(() => arrival('bridge-complete') !== undefined, 30_000)
       const offset = Date.now() - performance.now()
-      received.push(arrival('deposit-received')!.at - offset - mined)
-      completed.push(arrival('bridge-complete')!.at - offset - mined)
+      received.push(arrival('deposit-received')!.receivedAt - offset - mined)
+      completed.push(arrival('bridge-complete')!.receivedAt - offset - mined)
     }
     return { received, completed }
   } finally {
@@ -71,7 +75,7 @@ async function latency() {
 }
 
 async function throughput() {
-  const receiver = await startWebhookReceiver()
+  const receiver = await startWebhookInbox()
   const secret = 'bench-secret'
   const results: Record<string, number> = {}
   try {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { DepositProcessorParams } from '../../conformance/spec'
 import { tokensByChain } from '../../contracts/addresses'
-import { createConfigStore, createTokenDirectory, maskSecret } from './configStore'
+import { createConfigStore, maskSecret } from './configStore'
+import { createTokenDirectory } from './tokenDirectory'
 
 const usdc1 = tokensByChain[1]![0]!.address
 const usdt1 = tokensByChain[1]![2]!.address

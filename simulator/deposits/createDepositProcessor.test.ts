@@ -3,20 +3,22 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Address, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createChainSender } from '../devnet/chainSender'
+import { startWebhookInbox, type WebhookInboxReceiver } from '../../conformance/runner/webhookReceiver'
+import { createFaults } from '../faults/faults'
 import { createPriceTable, type PriceTable } from '../prices/prices'
-import { createDepositProcessor, type DepositChain, type DepositProcessor } from './createDepositProcessor'
+import { createSystemClock } from '../util/clock'
+import { createDepositProcessor, type DepositProcessor } from './createDepositProcessor'
 import { verifyWebhookSignature } from './signWebhook'
 import { startTestChains, type TestChains } from './testing/startTestChains'
-import { startWebhookReceiver, type WebhookReceiver } from './testing/webhookReceiver'
+import type { DepositChain } from './types'
 
 let chains: TestChains
-let receiver: WebhookReceiver
+let receiver: WebhookInboxReceiver
 let dir: string
 
 beforeAll(async () => {
   chains = await startTestChains([1, 8453])
-  receiver = await startWebhookReceiver()
+  receiver = await startWebhookInbox()
   dir = mkdtempSync(join(tmpdir(), 'deposits-'))
 })
 afterAll(async () => {
@@ -35,6 +37,8 @@ function newProcessor(prices: PriceTable, stateDir?: string): DepositProcessor {
   return createDepositProcessor({
     chains: chains.chains,
     prices,
+    clock: createSystemClock(),
+    faults: createFaults(),
     stateDir,
     pollIntervalMs: null,
     webhooks: { retry: { baseDelayMs: 20, maxDelayMs: 100, timeoutMs: 2_000 } },
@@ -254,7 +258,7 @@ describe('the deposit processor on real chains', () => {
     const again = () =>
       receiver.received.slice(count).filter((hit) => (hit.body as Envelope).eventId === event!.eventId)
     await receiver.waitFor(() => again().length === 1)
-    expect(again()[0]!.rawBody).toBe(JSON.stringify(event!.payload))
+    expect(again()[0]!.rawBody.toString()).toBe(JSON.stringify(event!.payload))
   })
 })
 
@@ -265,7 +269,7 @@ describe('restart with a state dir', () => {
     const user = chains.keys.accounts[1]!
     const usdc = chains.token(1, 'USDC').address
     await chains.mint(1, usdc, user.address, 10n ** 10n)
-    const restartReceiver = await startWebhookReceiver()
+    const restartReceiver = await startWebhookInbox()
     await restartReceiver.down()
 
     const first = newProcessor(prices, dir)
@@ -334,9 +338,6 @@ describe('restart with a state dir', () => {
     const liveDir = mkdtempSync(join(tmpdir(), 'deposits-live-'))
     const crashDir = mkdtempSync(join(tmpdir(), 'deposits-crashed-'))
     const base = chains.chains.find((c) => c.chainId === 8453)!
-    const real = createChainSender({
-      chain: { chainId: 8453, publicClient: base.publicClient, relayerClient: base.relayer },
-    })
     let crashes = 0
     const crash = () => {
       cpSync(liveDir, crashDir, { recursive: true })
@@ -346,11 +347,11 @@ describe('restart with a state dir', () => {
       ...base,
       send: async (tx, options) => {
         if (crashAt === 'broadcast') {
-          const hash = await real.send(tx, options)
+          const hash = await base.send(tx, options)
           crash()
           return hash
         }
-        return real.send(tx, {
+        return base.send(tx, {
           beforeBroadcast: async (signed) => {
             await options?.beforeBroadcast?.(signed)
             crash()
@@ -360,7 +361,14 @@ describe('restart with a state dir', () => {
       },
     }
     const processorOn = (chainList: DepositChain[], stateDir: string) =>
-      createDepositProcessor({ chains: chainList, prices, stateDir, pollIntervalMs: null })
+      createDepositProcessor({
+        chains: chainList,
+        prices,
+        clock: createSystemClock(),
+        faults: createFaults(),
+        stateDir,
+        pollIntervalMs: null,
+      })
     const first = processorOn(
       chains.chains.map((c) => (c.chainId === 8453 ? crashing : c)),
       liveDir,

@@ -21,6 +21,6 @@ export function createDepositProcessorService(
     getDeposit: (id) => processor.getDeposit(tenant, id),
     listWebhookEvents: (query) => processor.listWebhookEvents(tenant, query),
     resendWebhookEvent: (id) => processor.resendWebhookEvent(tenant, id),
-    sendTestEvent: async () => ({ ...(await processor.sendTestEvent(tenant)) }),
+    sendTestEvent: () => processor.sendTestEvent(tenant),
   }
 }

@@ -20,10 +20,5 @@ export class AccountTakenError extends BaseError {
   }
 }
 
-/** A state file in the state dir could not be read. */
-export class StateFileError extends BaseError {
-  override name = 'DepositProcessor.StateFileError'
-  constructor(path: string, cause: unknown) {
-    super(`Could not read the deposit processor state file ${path}.`, { cause })
-  }
-}
+/** A state file of the processor (`deposit-processor.json`, `webhook-outbox.jsonl`) could not be read: a startup failure. */
+export { StateFileError } from '../util/persistence'

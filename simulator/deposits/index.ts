@@ -1,27 +1,31 @@
 export { type ObservedDeposit, type ScanBlocksParameters, scanBlocks, transferEvent } from './chainWatcher'
 export {
+  type ConfigStore,
   createConfigStore,
-  createTokenDirectory,
   DEFAULT_MAX_PRICE_DEVIATION_BPS,
   type DepositProcessorConfiguration,
   maskSecret,
-  NATIVE_TOKEN,
   type Registration,
-  type TokenDirectory,
 } from './configStore'
 export {
-  BRIDGE_ERROR_CODE,
   type CreateDepositProcessorParameters,
   createDepositProcessor,
-  type DepositChain,
   type DepositProcessor,
-  type DepositRecord,
-  type DepositStatus,
-  type ListDepositsQuery,
-  tenantIdOf,
 } from './createDepositProcessor'
+export {
+  type CreateDepositStoreParameters,
+  createDepositStore,
+  type DepositStore,
+} from './createDepositStore'
+export { deliverWebhook, isDelivered, type WebhookAttempt } from './deliverWebhook'
+export { BRIDGE_ERROR_CODE, type DepositEventType, depositEventId } from './depositEvents'
 export { createDepositProcessorService } from './depositProcessorService'
+export type { DepositRecord, DepositStatus, DepositView } from './depositRecord'
 export { AccountTakenError, InvalidConfigurationError, StateFileError } from './errors'
+export { type DepositPage, getDeposit, listDeposits } from './listDeposits'
+export { type Page, type PageQuery, paginate } from './paginate'
+export { findPayout, payOut } from './payOut'
+export { receiveDeposit } from './receiveDeposit'
 export {
   BRIDGE_FEE_BPS,
   type DepositErrorCode,
@@ -31,16 +35,18 @@ export {
   planPayout,
   priceDeviationBps,
 } from './rules'
+export { scanDeposits } from './scanDeposits'
 export { signWebhookBody, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from './signWebhook'
-export type { DepositProcessorService, WebhookEventsQuery } from './types'
+export { tenantIdOf } from './tenants'
+export { createTokenDirectory, NATIVE_TOKEN, type TokenDirectory } from './tokenDirectory'
+export type { DepositChain, DepositContext, DepositProcessorService, SendRelayerTransaction } from './types'
+export { type DepositWatcher, watchDeposits } from './watchDeposits'
 export {
   createWebhookOutbox,
   DEFAULT_RETRY_POLICY,
   type RetryPolicy,
   retryDelayMs,
-  type WebhookAttempt,
   type WebhookEventStatus,
-  type WebhookEventView,
   type WebhookOutbox,
   type WebhookTarget,
 } from './webhookOutbox'

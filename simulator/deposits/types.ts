@@ -1,16 +1,55 @@
-import type { z } from 'zod'
+import type { Address, Chain, Hash, Hex, LocalAccount, PublicClient, Transport, WalletClient } from 'viem'
 import type {
   Deposit,
   DepositList,
   DepositListQuery,
   DepositProcessorConfig,
   DepositProcessorRegisterRequest,
+  DepositProcessorRegisterResponse,
   DepositProcessorSetupRequest,
   DepositProcessorSetupResponse,
+  WebhookEvent,
+  WebhookEventList,
+  WebhookEventListQuery,
 } from '../../conformance/spec'
+import type { TokenInfo } from '../../contracts/addresses'
+import type { SendOptions } from '../devnet/chainSender'
+import type { Faults } from '../faults/faults'
+import type { PriceTable } from '../prices/prices'
+import type { DepositStore } from './createDepositStore'
+import type { TokenDirectory } from './tokenDirectory'
+import type { WebhookOutbox } from './webhookOutbox'
 
-/** Paging of GET /deposit-processor/webhooks/events. */
-export type WebhookEventsQuery = { limit?: number | undefined; cursor?: string | undefined }
+/** Sends one relayer transaction through the relayer's one nonce queue of a chain (a ChainSender's `send`). */
+export type SendRelayerTransaction = (
+  tx: { to: Address; data: Hex; value?: bigint | undefined },
+  options?: SendOptions,
+) => Promise<Hash>
+
+/** What the processor needs of one chain: read access, the relayer that pays out, and its tokens. */
+export type DepositChain = {
+  chainId: number
+  publicClient: PublicClient
+  /** The relayer (a local key), funded with ether and every token: it sends the bridged tokens. */
+  relayer: WalletClient<Transport, Chain | undefined, LocalAccount>
+  /** The ERC-20 tokens the devnet knows on this chain (native ether is implied). */
+  tokens: readonly TokenInfo[]
+  /**
+   * Sends a relayer transaction through the sender the settlement shares, so the two never race
+   * for the relayer's nonces. `options.beforeBroadcast` must be called before broadcasting.
+   */
+  send: SendRelayerTransaction
+}
+
+/** What every action of the processor works with: the chains, the store (and its clock), the outbox, the devnet's prices and faults. */
+export type DepositContext = {
+  chains: ReadonlyMap<number, DepositChain>
+  tokens: TokenDirectory
+  store: DepositStore
+  outbox: WebhookOutbox
+  prices: PriceTable
+  faults: Faults
+}
 
 /**
  * The deposit processor's configuration, deposits and webhook outbox, for one tenant (API key).
@@ -18,17 +57,15 @@ export type WebhookEventsQuery = { limit?: number | undefined; cursor?: string |
  * `DepositProcessor.AccountTakenError` for what the schemas accept but the devnet cannot honour.
  */
 export interface DepositProcessorService {
-  setup(
-    params: DepositProcessorSetupRequest['params'],
-  ): Promise<z.output<typeof DepositProcessorSetupResponse>>
-  getSetup(): Promise<z.output<typeof DepositProcessorConfig>>
-  register(request: DepositProcessorRegisterRequest): Promise<Record<string, unknown>>
-  listDeposits(query: z.output<typeof DepositListQuery>): Promise<z.output<typeof DepositList>>
+  setup(params: DepositProcessorSetupRequest['params']): Promise<DepositProcessorSetupResponse>
+  getSetup(): Promise<DepositProcessorConfig>
+  register(request: DepositProcessorRegisterRequest): Promise<DepositProcessorRegisterResponse>
+  listDeposits(query: DepositListQuery): Promise<DepositList>
   /** undefined → 404. */
-  getDeposit(id: string): Promise<z.output<typeof Deposit> | undefined>
-  listWebhookEvents(query: WebhookEventsQuery): Promise<Record<string, unknown>>
+  getDeposit(id: string): Promise<Deposit | undefined>
+  listWebhookEvents(query: WebhookEventListQuery): Promise<WebhookEventList>
   /** undefined → 404. */
-  resendWebhookEvent(id: string): Promise<Record<string, unknown> | undefined>
+  resendWebhookEvent(id: string): Promise<WebhookEvent | undefined>
   /** Queues a test event (`test: true`) for the configured webhook (facts §1). */
-  sendTestEvent(): Promise<Record<string, unknown>>
+  sendTestEvent(): Promise<WebhookEvent>
 }

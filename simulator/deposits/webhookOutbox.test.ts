@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
+import { startWebhookInbox } from '../../conformance/runner/webhookReceiver'
 import { verifyWebhookSignature } from './signWebhook'
-import { startWebhookReceiver } from './testing/webhookReceiver'
 import { createWebhookOutbox, retryDelayMs, type WebhookOutbox } from './webhookOutbox'
 
 const cleanups: (() => Promise<void> | void)[] = []
@@ -11,8 +11,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-async function receiver(mode?: Parameters<typeof startWebhookReceiver>[0]) {
-  const r = await startWebhookReceiver(mode)
+async function receiver(parameters?: Parameters<typeof startWebhookInbox>[0]) {
+  const r = await startWebhookInbox(parameters)
   cleanups.push(() => r.close())
   return r
 }
@@ -52,9 +52,9 @@ describe('signatures', () => {
     const header = hit!.headers['x-webhook-signature'] as string
     expect(header).toMatch(/^sha256=[0-9a-f]{64}$/)
     expect(verifyWebhookSignature('whsec_test', hit!.rawBody, header)).toBe(true)
-    expect(verifyWebhookSignature('whsec_test', hit!.rawBody.replace('TOKEN-3', 'TOKEN-4'), header)).toBe(
-      false,
-    )
+    expect(
+      verifyWebhookSignature('whsec_test', hit!.rawBody.toString().replace('TOKEN-3', 'TOKEN-4'), header),
+    ).toBe(false)
     expect(verifyWebhookSignature('other-secret', hit!.rawBody, header)).toBe(false)
     expect(hit!.body).toMatchObject({ version: '1.0', type: 'bridge-failed', data: { errorCode: 'TOKEN-3' } })
     const envelope = hit!.body as { eventId: string; time: string }
@@ -73,7 +73,7 @@ describe('signatures', () => {
 
 describe('delivery', () => {
   test('a receiver that refuses, then answers 500, then accepts gets every event once it is back', async () => {
-    const r = await receiver({ mode: { status: 500 } })
+    const r = await receiver({ answer: { status: 500 } })
     await r.down()
     const outbox = outboxFor(
       { url: r.url, secret: 's' },
@@ -87,7 +87,7 @@ describe('delivery', () => {
     await new Promise((resolve) => setTimeout(resolve, 150))
     await r.up()
     await new Promise((resolve) => setTimeout(resolve, 300))
-    r.setMode({ status: 200 })
+    r.setAnswer({ status: 200 })
     await r.waitFor(
       () => new Set(r.received.map((hit) => (hit.body as { eventId: string }).eventId)).size === 5,
     )
@@ -107,7 +107,7 @@ describe('delivery', () => {
   })
 
   test('a timeout is an attempt that failed; after maxAttempts the event is failed; resend sends it again', async () => {
-    const r = await receiver({ mode: { delayMs: 1_000 } })
+    const r = await receiver({ answer: { delayMs: 1_000 } })
     const outbox = outboxFor(
       { url: r.url, secret: null },
       { retry: { baseDelayMs: 10, maxDelayMs: 20, maxAttempts: 3, timeoutMs: 100 } },
@@ -121,7 +121,7 @@ describe('delivery', () => {
       'timeout after 100 ms',
       'timeout after 100 ms',
     ])
-    r.setMode({ status: 204 })
+    r.setAnswer({ status: 204 })
     // Let the receiver finish the slow answers it still owes.
     await new Promise((resolve) => setTimeout(resolve, 1_100))
     const resent = await outbox.resend('t', eventId)

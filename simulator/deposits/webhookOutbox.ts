@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import { appendJsonLine, readJsonLines, writeJsonLinesAtomic } from './persistence'
-import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from './signWebhook'
+import type { WEBHOOK_EVENT_STATUSES, WebhookEvent, WebhookEventList } from '../../conformance/spec'
+import { appendJsonLineSync, readJsonLinesSync, writeJsonLinesAtomicSync } from '../util/persistence'
+import { deliverWebhook, isDelivered, type WebhookAttempt } from './deliverWebhook'
+import { type PageQuery, paginate } from './paginate'
 
 /** How failed deliveries are retried. */
 export type RetryPolicy = {
@@ -15,6 +17,7 @@ export type RetryPolicy = {
   timeoutMs: number
 }
 
+/** The retry policy of docs/deposit-processor.md › Delivery: 8 attempts, 0.5 s doubling up to 30 s, 5 s timeout. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 8,
   baseDelayMs: 500,
@@ -22,19 +25,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   timeoutMs: 5_000,
 }
 
-/** One delivery attempt. */
-export type WebhookAttempt = {
-  time: string
-  url: string
-  durationMs: number
-  /** The receiver's HTTP status, when it answered. */
-  statusCode?: number
-  /** Why no answer came: `ECONNREFUSED`, `timeout after 5000 ms`, … */
-  error?: string
-}
-
 /** pending: to be (re)tried; delivered: a 2xx came back; failed: retries used up; skipped: no webhookUrl was configured. */
-export type WebhookEventStatus = 'pending' | 'delivered' | 'failed' | 'skipped'
+export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number]
 
 /** An event of the outbox, as stored. */
 export type WebhookEventRecord = {
@@ -53,17 +45,6 @@ export type WebhookEventRecord = {
   nextAttemptAt: number | null
 }
 
-/** An event as `GET /deposit-processor/webhooks/events` shows it. */
-export type WebhookEventView = {
-  eventId: string
-  type: string
-  time: string
-  status: WebhookEventStatus
-  attempts: WebhookAttempt[]
-  nextAttemptAt: string | null
-  payload: unknown
-}
-
 /** Where a tenant's events go right now. */
 export type WebhookTarget = { url: string; secret: string | null }
 
@@ -71,7 +52,10 @@ export type WebhookTarget = { url: string; secret: string | null }
 export type CreateWebhookOutboxParameters = {
   /** The tenant's current webhook URL and secret (read at each attempt), or undefined when none is set. */
   target: (tenant: string) => WebhookTarget | undefined
-  /** With a dir, every event and attempt is appended to `webhook-outbox.jsonl` there before it is acted on. */
+  /**
+   * With a dir, every event and attempt is appended to `webhook-outbox.jsonl` there before it is
+   * acted on (a new event durably: flushed to disk before its first attempt).
+   */
   stateDir?: string | undefined
   retry?: Partial<RetryPolicy> | undefined
   /** Deliveries in flight at once. Default 8. */
@@ -99,16 +83,6 @@ export type WebhookOutbox = ReturnType<typeof createWebhookOutbox>
 export function retryDelayMs(round: number, policy: RetryPolicy, random: () => number = Math.random): number {
   const delay = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, round - 1))
   return Math.round(delay / 2 + (random() * delay) / 2)
-}
-
-function describeError(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error) {
-    if (error.name === 'TimeoutError' || error.name === 'AbortError') return `timeout after ${timeoutMs} ms`
-    const cause = error.cause as { code?: string; message?: string } | undefined
-    if (cause?.code) return cause.code
-    return cause?.message ?? error.message
-  }
-  return String(error)
 }
 
 /**
@@ -140,22 +114,23 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
   let timer: NodeJS.Timeout | undefined
 
   if (logPath) {
-    for (const record of readJsonLines<WebhookEventRecord>(logPath)) {
+    for (const record of readJsonLinesSync<WebhookEventRecord>(logPath)) {
       events.set(record.eventId, record)
       seq = Math.max(seq, record.seq)
     }
     for (const record of events.values()) if (record.status === 'pending') pending.add(record)
-    // Compact: one line per event, written atomically, then appended to from here on.
+    // Compact: one line per event (a torn last line dropped), written atomically, then appended to.
     const lines = [...events.values()].sort((a, b) => a.seq - b.seq)
-    writeJsonLinesAtomic(logPath, lines)
+    writeJsonLinesAtomicSync(logPath, lines)
   }
 
-  const persist = (record: WebhookEventRecord) => {
-    if (logPath) appendJsonLine(logPath, record)
+  /** Appends the event's new state to the log; `durable` for a new event, which must survive a crash. */
+  const persist = (record: WebhookEventRecord, durable = false) => {
+    if (logPath) appendJsonLineSync(logPath, record, { durable })
     for (const listener of listeners) listener()
   }
 
-  const view = (record: WebhookEventRecord): WebhookEventView => ({
+  const view = (record: WebhookEventRecord): WebhookEvent => ({
     eventId: record.eventId,
     type: record.type,
     time: record.time,
@@ -174,31 +149,16 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
       persist(record)
       return
     }
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': 'intent-devnet-webhooks/1.0',
-    }
-    if (target.secret) headers[WEBHOOK_SIGNATURE_HEADER] = signWebhookBody(target.secret, record.body)
-    const time = new Date(now()).toISOString()
-    const started = performance.now()
-    const result: WebhookAttempt = { time, url: target.url, durationMs: 0 }
-    try {
-      const response = await fetch(target.url, {
-        method: 'POST',
-        headers,
-        body: record.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(policy.timeoutMs),
-      })
-      await response.arrayBuffer().catch(() => undefined)
-      result.statusCode = response.status
-    } catch (error) {
-      result.error = describeError(error, policy.timeoutMs)
-    }
-    result.durationMs = Math.round((performance.now() - started) * 10) / 10
+    const result = await deliverWebhook({
+      url: target.url,
+      secret: target.secret,
+      body: record.body,
+      timeoutMs: policy.timeoutMs,
+      time: now(),
+    })
     record.attempts.push(result)
     record.round += 1
-    if (result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300) {
+    if (isDelivered(result)) {
       record.status = 'delivered'
       record.nextAttemptAt = null
       pending.delete(record)
@@ -254,7 +214,7 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
     policy,
 
     /** Stores an event (before any attempt) and schedules its delivery; an eventId seen before is not stored twice. */
-    enqueue(event: EnqueueParameters): WebhookEventView {
+    enqueue(event: EnqueueParameters): WebhookEvent {
       const eventId = event.eventId ?? `evt_${randomUUID()}`
       const existing = events.get(eventId)
       if (existing) return view(existing)
@@ -280,34 +240,26 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
       }
       events.set(eventId, record)
       pending.add(record)
-      persist(record)
+      persist(record, true)
       pump()
       return view(record)
     },
 
     /** A tenant's events, newest first, with their attempts; `cursor` is the previous page's `nextCursor`. */
-    list(tenant: string, query: { limit?: number | undefined; cursor?: string | undefined } = {}) {
-      const limit = query.limit ?? 20
-      const before = query.cursor === undefined ? Number.POSITIVE_INFINITY : Number(query.cursor)
-      const mine = [...events.values()]
-        .filter((record) => record.tenant === tenant && record.seq < before)
-        .sort((a, b) => b.seq - a.seq)
-      const page = mine.slice(0, limit)
-      const last = page.at(-1)
-      return {
-        events: page.map(view),
-        nextCursor: mine.length > limit && last ? String(last.seq) : null,
-      }
+    list(tenant: string, query: PageQuery = {}): WebhookEventList {
+      const mine = [...events.values()].filter((record) => record.tenant === tenant)
+      const { items, nextCursor } = paginate(mine, query)
+      return { events: items.map(view), nextCursor }
     },
 
     /** One event of `tenant`, or undefined. */
-    get(tenant: string, eventId: string): WebhookEventView | undefined {
+    get(tenant: string, eventId: string): WebhookEvent | undefined {
       const record = events.get(eventId)
       return record && record.tenant === tenant ? view(record) : undefined
     },
 
     /** Sends a tenant's event again now (a fresh retry budget); resolves after that attempt. */
-    async resend(tenant: string, eventId: string): Promise<WebhookEventView | undefined> {
+    async resend(tenant: string, eventId: string): Promise<WebhookEvent | undefined> {
       const record = events.get(eventId)
       if (!record || record.tenant !== tenant) return undefined
       record.status = 'pending'

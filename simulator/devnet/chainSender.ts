@@ -10,6 +10,7 @@ import {
   type TransactionReceipt,
   type Transport,
   type WalletClient,
+  withRetry,
 } from 'viem'
 
 /** One transaction the relayer sends. */
@@ -45,7 +46,7 @@ export type ChainSender = {
    * transaction.
    */
   send(tx: RelayerTransaction, options?: SendOptions): Promise<Hash>
-  /** Polls until the receipt exists (Anvil's automine mines on send, so this is quick). */
+  /** Waits until the transaction is mined (viem's `waitForTransactionReceipt`; Anvil's automine mines on send, so this is quick). */
   waitForReceipt(hash: Hash): Promise<TransactionReceipt>
 }
 
@@ -64,8 +65,6 @@ export type CreateChainSenderParameters = {
   /** Give up waiting for a receipt after this many ms (default 60 000). */
   receiptTimeoutMs?: number | undefined
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
  * Creates the relayer's sender for one chain. Gas and fees are prepared outside the queue (in
@@ -99,53 +98,49 @@ export function createChainSender({
         ...(tx.authorizationList ? { authorizationList: tx.authorizationList } : {}),
       })
       const fees = await publicClient.estimateFeesPerGas()
-      return enqueue(async () => {
+      return enqueue(() =>
         // Someone else used the relayer's key (a tool, a second process): resync once and retry.
-        for (let attempt = 1; ; attempt++) {
-          nextNonce ??= await publicClient.getTransactionCount({
-            address: account.address,
-            blockTag: 'pending',
-          })
-          const nonce = nextNonce
-          try {
-            // Signed here, then broadcast: what viem's sendTransaction does for a local key, with
-            // a moment in between for the caller to record the transaction (options.beforeBroadcast).
-            const common = {
-              chainId: chain.chainId,
-              to: tx.to,
-              data: tx.data,
-              value: tx.value ?? 0n,
-              // Headroom: state may change between estimate and send (other intents' txs).
-              gas: (gas * 13n) / 10n + 20_000n,
-              maxFeePerGas: fees.maxFeePerGas * 2n,
-              maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-              nonce,
+        withRetry(
+          async () => {
+            nextNonce ??= await publicClient.getTransactionCount({
+              address: account.address,
+              blockTag: 'pending',
+            })
+            const nonce = nextNonce
+            try {
+              // Signed here, then broadcast: what viem's sendTransaction does for a local key, with
+              // a moment in between for the caller to record the transaction (options.beforeBroadcast).
+              const common = {
+                chainId: chain.chainId,
+                to: tx.to,
+                data: tx.data,
+                value: tx.value ?? 0n,
+                // Headroom: state may change between estimate and send (other intents' txs).
+                gas: (gas * 13n) / 10n + 20_000n,
+                maxFeePerGas: fees.maxFeePerGas * 2n,
+                maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+                nonce,
+              }
+              const serialized = await account.signTransaction(
+                tx.authorizationList
+                  ? { ...common, type: 'eip7702', authorizationList: tx.authorizationList }
+                  : { ...common, type: 'eip1559' },
+              )
+              const hash = keccak256(serialized)
+              await options?.beforeBroadcast?.({ hash, serialized })
+              await publicClient.sendRawTransaction({ serializedTransaction: serialized })
+              nextNonce = nonce + 1
+              return hash
+            } catch (error) {
+              nextNonce = undefined
+              throw error
             }
-            const serialized = await account.signTransaction(
-              tx.authorizationList
-                ? { ...common, type: 'eip7702', authorizationList: tx.authorizationList }
-                : { ...common, type: 'eip1559' },
-            )
-            const hash = keccak256(serialized)
-            await options?.beforeBroadcast?.({ hash, serialized })
-            await publicClient.sendRawTransaction({ serializedTransaction: serialized })
-            nextNonce = nonce + 1
-            return hash
-          } catch (error) {
-            nextNonce = undefined
-            if (attempt >= 2 || !/nonce/i.test((error as Error).message)) throw error
-          }
-        }
-      })
+          },
+          { retryCount: 1, delay: 0, shouldRetry: ({ error }) => /nonce/i.test(error.message) },
+        ),
+      )
     },
-    async waitForReceipt(hash) {
-      const deadline = Date.now() + receiptTimeoutMs
-      for (;;) {
-        const receipt = await publicClient.getTransactionReceipt({ hash }).catch(() => undefined)
-        if (receipt) return receipt
-        if (Date.now() > deadline) return publicClient.getTransactionReceipt({ hash })
-        await sleep(pollMs)
-      }
-    },
+    waitForReceipt: (hash) =>
+      publicClient.waitForTransactionReceipt({ hash, pollingInterval: pollMs, timeout: receiptTimeoutMs }),
   }
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BaseError } from '../util/BaseError'
+import { readJsonSync, writeJsonAtomic } from '../util/persistence'
 import {
   type AcceptedEvent,
   applyIntentEvent,
@@ -32,11 +33,12 @@ export type IntentRecord<Payload = unknown> = {
 
 /** Parameters of {@link createIntentStore}. */
 export type CreateIntentStoreParameters = {
-  /** With a directory, every change is written there (atomically) and loaded at the next start. */
+  /** With a directory, every change is written there (atomically and durably) and loaded at the next start. */
   stateDir?: string | undefined
   now: () => number
 }
 
+/** The intent was submitted before (same dedupeKey): a second submission is a conflict. */
 export class DuplicateIntentError extends BaseError {
   override name = 'Intent.DuplicateIntentError'
   constructor(readonly existingId: string) {
@@ -69,8 +71,13 @@ export type IntentStore<Payload = unknown> = {
 }
 
 /**
- * Creates the intent store. Writes are serialized per intent and each is a temp file renamed
- * into place, so a crash never leaves a half-written intent.
+ * Creates the intent store: one JSON file per intent (`intents/<id>.json` in the state dir).
+ * Writes are serialized and each is atomic and durable (`writeJsonAtomic`: temp file, flush,
+ * rename), so a crash never leaves a half-written intent.
+ *
+ * @example
+ * const store = createIntentStore({ stateDir: '.state', now: () => devnet.now() })
+ * await store.load()
  */
 export function createIntentStore<Payload = unknown>({
   stateDir,
@@ -90,15 +97,11 @@ export function createIntentStore<Payload = unknown>({
 
   function persist(record: IntentRecord<Payload>): Promise<void> {
     if (!dir) return Promise.resolve()
-    const snapshot = JSON.stringify(record)
+    const snapshot = structuredClone(record)
     // One chain of writes keeps them in order; each write is atomic on its own.
     writes = writes
       .catch(() => undefined)
-      .then(async () => {
-        const file = join(dir, `${record.id}.json`)
-        await writeFile(`${file}.tmp`, snapshot)
-        await rename(`${file}.tmp`, file)
-      })
+      .then(() => writeJsonAtomic(join(dir, `${record.id}.json`), snapshot))
     return writes
   }
 
@@ -107,8 +110,10 @@ export function createIntentStore<Payload = unknown>({
       if (!dir) return
       await mkdir(dir, { recursive: true })
       for (const name of await readdir(dir)) {
+        // Leftover temp files of a crash mid-write end in .tmp: the intent's .json is whole.
         if (!name.endsWith('.json')) continue
-        index(JSON.parse(await readFile(join(dir, name), 'utf8')) as IntentRecord<Payload>)
+        const record = readJsonSync<IntentRecord<Payload>>(join(dir, name))
+        if (record) index(record)
       }
     },
     async create(input) {

@@ -1,8 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createQuoteStore } from '../quoting/quoteStore'
+import { StateFileError } from '../util/persistence'
 import { createIntentStore, DuplicateIntentError } from './intentStore'
 import { applyIntentEvent, IllegalTransitionError, initialLifecycle } from './lifecycle'
 
@@ -142,6 +143,32 @@ describe('intentStore', () => {
           .sort(),
       ).toEqual([a.id, b.id].sort())
       await expect(second.create(input('a'))).rejects.toThrow(DuplicateIntentError)
+    } finally {
+      await rm(stateDir, { recursive: true, force: true })
+    }
+  })
+
+  it('one JSON file per intent; a crash mid-write (a leftover temp file) loses nothing; a broken file is named', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'intents-'))
+    try {
+      const first = createIntentStore({ stateDir, now: () => 1 })
+      await first.load()
+      const a = await first.create(input('a'))
+      await first.flush()
+      const dir = join(stateDir, 'intents')
+      expect(await readdir(dir)).toEqual([`${a.id}.json`])
+      expect(JSON.parse(await readFile(join(dir, `${a.id}.json`), 'utf8'))).toMatchObject({
+        id: a.id,
+        status: 'PENDING',
+      })
+      // What a crash between writing the temp file and the rename leaves: the old file, whole.
+      await writeFile(join(dir, `${a.id}.json.123.1.tmp`), '{"id":')
+      const second = createIntentStore({ stateDir, now: () => 2 })
+      await second.load()
+      expect(second.get(a.id)?.status).toBe('PENDING')
+
+      await writeFile(join(dir, `${a.id}.json`), '{"id":')
+      await expect(createIntentStore({ stateDir, now: () => 3 }).load()).rejects.toThrow(StateFileError)
     } finally {
       await rm(stateDir, { recursive: true, force: true })
     }

@@ -24,6 +24,7 @@ export type ExecutionInput = { to: Address; value: string | number; data: Hex }
 /** A fresh 248-bit nonce (never zero, fits every nonce slot; Permit2 uses its bitmap word and bit). */
 export const randomNonce = (): bigint => BigInt(`0x${randomHex(31)}`) | 1n
 
+/** Executions as an `Op` (`vt` zero, one op per execution); none: the empty Op. */
 export const toOp = (executions: readonly ExecutionInput[] | undefined): OpJson =>
   executions?.length
     ? {
@@ -70,7 +71,6 @@ export type BuildIntentOpParameters = {
   requests: readonly PlanRequest[]
   account: QuotedAccount
   recipient: Address
-  recipientAccount?: Record<string, unknown> | undefined
   destinationChainId: number
   destinationExecutions?: readonly ExecutionInput[] | undefined
   preClaimExecutions?: Record<string, readonly ExecutionInput[]> | undefined
@@ -100,8 +100,9 @@ export type BuiltIntentOp = {
   signed(): Promise<IntentOp>
 }
 
-/** Seconds the relayer has to fill after the quote expires, and to claim after the fill deadline. */
+/** Seconds the relayer has to fill after the quote expires (`fillDeadline = now + ttl + this`). */
 export const FILL_WINDOW_SECONDS = 600
+/** Seconds the relayer has to claim after the fill deadline (`expires = fillDeadline + this`). */
 export const CLAIM_WINDOW_SECONDS = 3600
 
 /**

@@ -30,7 +30,7 @@ import {
   type IssuedEmissaryConfig,
 } from '../signing/emissary'
 import { verifyServerSignature } from '../signing/serverSignature'
-import type { QuotingServiceInstance } from './quotingService'
+import type { QuotingServiceInstance } from './createQuotingService'
 import { createTestQuoting } from './testing/createTestQuoting'
 
 /**

@@ -1,19 +1,26 @@
 import { BaseError } from '../util/BaseError'
+import type { TokenRequirement } from './types'
 
 const docsPath = 'docs/quoting.md'
+
+/** The facts of an {@link UnknownChainError}: the destination and the chains run, or the access list's unknown chains. */
+export type UnknownChainData = { destinationChainId: number; chains: number[] } | { unknownChains: number[] }
 
 /** A chain the request names (destination or access list) is not run by this devnet. */
 export class UnknownChainError extends BaseError {
   override name = 'Quote.UnknownChainError'
-  constructor(message: string, data: Record<string, unknown>) {
+  constructor(message: string, data: UnknownChainData) {
     super(message, { data, docsPath })
   }
 }
 
+/** The facts of an {@link UnknownTokenError}: the requested token and its chain, or the access list's unknown tokens. */
+export type UnknownTokenData = { tokenAddress: string; chainId: number } | { unknownTokens: string[] }
+
 /** A token the request names is not one this devnet knows on that chain. */
 export class UnknownTokenError extends BaseError {
   override name = 'Quote.UnknownTokenError'
-  constructor(message: string, data: Record<string, unknown>) {
+  constructor(message: string, data: UnknownTokenData) {
     super(message, { data, docsPath })
   }
 }
@@ -48,10 +55,21 @@ export class MissingPriceError extends BaseError {
   }
 }
 
-/** No route can fund the requested tokens with what the account holds on the chains it may use. */
+/**
+ * No route can fund the requested tokens with what the account holds on the chains it may use.
+ * The message names the requests that fall short (all of them when none does alone: no plan
+ * settled for them together); `data.tokenRequirements` has every request's row.
+ */
 export class InsufficientLiquidityError extends BaseError {
   override name = 'Quote.InsufficientLiquidityError'
-  constructor(message: string, data: Record<string, unknown>) {
-    super(message, { data, docsPath })
+  constructor(tokenRequirements: readonly TokenRequirement[]) {
+    const falling = tokenRequirements.filter((m) => m.missing !== '0')
+    const short = falling.length ? falling : tokenRequirements
+    super(
+      `The account cannot fund ${short
+        .map((m) => `${m.required} ${m.symbol} (has ${m.available})`)
+        .join(', ')} on the chains it may use.`,
+      { data: { tokenRequirements }, docsPath },
+    )
   }
 }

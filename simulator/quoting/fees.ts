@@ -1,4 +1,4 @@
-import { PRICE_SCALE, pow10, priceE8 } from '../prices/prices'
+import { pow10, priceE8 } from '../prices/prices'
 
 /** The five fee parts of the spec's FeeParts, in raw units of one token. */
 export type FeeParts = {
@@ -8,6 +8,7 @@ export type FeeParts = {
   swapFee: bigint
   settlementFee: bigint
 }
+/** The fee parts, in the order the spec lists them. */
 export const FEE_KEYS = ['gasFee', 'bridgeFee', 'protocolFee', 'swapFee', 'settlementFee'] as const
 
 /** The fee model of the devnet (documented in docs/quoting.md). */
@@ -82,6 +83,9 @@ export function weiToToken(
   return denominator === 0n ? 0n : ceilDiv(numerator, denominator)
 }
 
+/** The fees of one token request: all of them, the user's part and the sponsor's (raw units of its token). */
+export type RequestFees = { all: FeeParts; user: FeeParts; sponsored: FeeParts }
+
 /**
  * The fees of one token request, in raw units of its token: `all` are the fees of the route,
  * `user` what the user pays after sponsorship, `sponsored` the rest. The gas of the whole intent
@@ -98,7 +102,7 @@ export function feesForRequest(parameters: {
   swapped?: bigint | undefined
   /** Swap fee in basis points (default {@link FEE_MODEL.swapBps}). */
   swapBps?: bigint | undefined
-}): { all: FeeParts; user: FeeParts; sponsored: FeeParts } {
+}): RequestFees {
   const { amount, crossChain, gasWei, ethPrice, token, sponsorship } = parameters
   const swapped = parameters.swapped ?? 0n
   const all: FeeParts = {
@@ -132,5 +136,3 @@ export const feePartsJson = (fees: FeeParts) =>
     (typeof FEE_KEYS)[number],
     string
   >
-
-export { PRICE_SCALE }

@@ -1,10 +1,17 @@
+// Why this hand-written transport is kept rather than viem's `http(url, { batch: true })`: measured
+// side by side on the same Anvils, alternating (`npx tsx scripts/bench/transport.ts --duration 2
+// --rounds 5`; BENCHMARKS.md, "Balance-read transport"), viem's fetch-based transport did 0.27-0.28x
+// the sequential balance reads per second of this one (4-5x the CPU per read, and a setTimeout(0)
+// before each batch), 0.39-0.52x the coalesced 8-account reads, and 0.72-0.80x / 0.79-0.85x the
+// concurrent alps / blanc quotes. `fetchOptions: { keepalive: true }` did not help (undici keeps
+// sockets alive already). Re-run that bench before replacing it.
 import { Agent, request } from 'node:http'
 import { custom, type Transport } from 'viem'
 import { BaseError } from '../util/BaseError'
 
 /** A JSON-RPC answer that carries an error (viem maps `code` to its RPC error classes). */
 export class RpcAnswerError extends BaseError {
-  override name = 'Quoting.RpcAnswerError'
+  override name = 'Quote.RpcAnswerError'
   readonly code: number
   /** The JSON-RPC error's `data`: revert bytes that viem decodes, so not the structured facts of BaseError. */
   // biome-ignore lint/suspicious/noExplicitAny: revert data is a hex string, where BaseError keeps a record
@@ -18,7 +25,7 @@ export class RpcAnswerError extends BaseError {
 
 /** An HTTP failure talking to a local RPC (status not 200, no JSON, timeout, connection refused). */
 export class RpcHttpError extends BaseError {
-  override name = 'Quoting.RpcHttpError'
+  override name = 'Quote.RpcHttpError'
 }
 
 /** Parameters of {@link keepAliveTransport}. */

@@ -30,10 +30,12 @@ import { stubServices } from '../http/testing/stubServices'
 import { isTrustedResponse } from '../http/trustedResponse'
 import { allocatorDigest, compactClaimArg, compactHashes } from '../settlement/contractArgs'
 import { verifyServerSignature } from '../signing/serverSignature'
-import type { QuotingServiceInstance } from './quotingService'
-import { type ChainHoldings, createBalanceChains, readBalances } from './readBalances'
+import { createBalanceClients } from './createBalanceClients'
+import { createBalanceReader } from './createBalanceReader'
+import type { QuotingServiceInstance } from './createQuotingService'
+import { readBalances } from './readBalances'
 import { createTestQuoting } from './testing/createTestQuoting'
-import type { StoredQuotedIntent } from './types'
+import type { ChainHoldings, StoredQuotedIntent } from './types'
 
 const require = createRequire(import.meta.url)
 const sdkDir = dirname(require.resolve('@rhinestone/sdk'))
@@ -189,9 +191,10 @@ test('a coalesced read never serves a quote asked after it was sent: a transfer 
 })
 
 test('readBalances: accounts read together share one HTTP request per chain; unchanged answers are decoded once', async () => {
-  const { chains, rpc } = createBalanceChains(
-    devnet.chains.map((c) => ({ ...c, tokens: tokensByChain[c.chainId] ?? [] })),
-  )
+  const { chains, rpc } = createBalanceReader({
+    clients: createBalanceClients({ chains: devnet.chains }),
+    tokens: tokensByChain,
+  })
   const [a, b] = [account(0).address, account(1).address]
   const [first, second] = await Promise.all([readBalances(chains, a), readBalances(chains, b)])
   expect(rpc.count).toBe(devnet.chains.length)
@@ -531,24 +534,54 @@ describe('HTTP', () => {
         options: { sponsorSettings: { gasSponsored: true } },
       } as Partial<RouteRequest>),
     ]
+    // The route marks what the service answers as trusted (domain code knows no HTTP): the bodies
+    // go through the app, and the service's answers are kept to be checked as the route sent them.
+    const answers: { alps?: AlpsRouteResponse | undefined; blanc?: BlancRouteResponse | undefined } = {}
+    const app = await buildApp(
+      { apiKeys: ['k'] },
+      stubServices({
+        clock: devnet,
+        quoting: {
+          ...quoting,
+          routeAlps: async (body) => (answers.alps = await quoting.routeAlps(body)),
+          routeBlanc: async (body) => (answers.blanc = await quoting.routeBlanc(body)),
+        },
+      }),
+      { faults: createFaults() },
+    )
+    const route = (body: RouteRequest, version: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/intents/route',
+        headers: { 'x-api-key': 'k', 'x-api-version': version },
+        payload: body,
+      })
     let checked = 0
     for (const body of bodies) {
-      const alps = await quoting.routeAlps(body)
+      answers.alps = undefined
+      answers.blanc = undefined
+      const alpsSent = await route(body, '2026-01.alps')
+      const alps = answers.alps as AlpsRouteResponse | undefined
+      expect(alps).toBeDefined()
       expect(isTrustedResponse(alps)).toBe(true)
       const sent = JSON.parse(JSON.stringify(alps))
+      expect(alpsSent.json()).toEqual(sent)
       expect(JSON.parse(serialize(AlpsRouteResponse)(alps))).toEqual(sent)
       expect(AlpsRouteResponse.parse(sent)).toEqual(sent)
       // blanc answers 422 when nothing can fund the request (the third body): no body to check.
-      const blanc = await quoting.routeBlanc(body).catch(() => undefined)
+      const blancSent = await route(body, '2026-04.blanc')
+      const blanc = answers.blanc as BlancRouteResponse | undefined
       if (blanc) {
+        expect(blancSent.json()).toEqual(JSON.parse(JSON.stringify(blanc)))
         expect(isTrustedResponse(blanc)).toBe(true)
         const json = JSON.parse(JSON.stringify(blanc))
         expect(JSON.parse(serialize(BlancRouteResponse)(blanc))).toEqual(json)
         expect(BlancRouteResponse.parse(json)).toEqual(json)
         checked++
-      }
+      } else expect(blancSent.statusCode).toBe(422)
     }
     expect(checked).toBe(3)
+    await app.close()
   })
 
   test('POST /intents/route answers both versions through the app', async () => {

@@ -29,12 +29,11 @@ import { toApiErrorOfDomain } from '../http/errorMapping'
 import { balanceOf, compactBalanceOf } from '../settlement/testing/buildSignedIntent'
 import { waitForStatus } from '../settlement/testing/waitForStatus'
 import { createServices } from '../startSimulator'
+import type { QuotingServiceInstance } from './createQuotingService'
 import { planFunding } from './planFunding'
-import type { QuotingServiceInstance } from './quotingService'
-import type { ChainHoldings, TokenHolding } from './readBalances'
 import { amountFor, NATIVE_ETH, sourceKind, swappedFor, valueCovered } from './swaps'
 import { createTestQuoting } from './testing/createTestQuoting'
-import type { StoredQuotedIntent } from './types'
+import type { ChainHoldings, StoredQuotedIntent, TokenHolding } from './types'
 
 /**
  * Swaps and native ETH: quoting (plans, fees, access list, sponsorship, insufficient funds) and

@@ -10,6 +10,7 @@ import { bps } from './fees'
  */
 export const NATIVE_ETH: TokenInfo = { symbol: 'ETH', name: 'Ether', address: zeroAddress, decimals: 18 }
 
+/** Whether `token` is native ether (the zero address). */
 export const isNative = (token: Address | string): boolean => token.toLowerCase() === zeroAddress
 
 /** Every chain's token list with native ETH added (once). */
@@ -34,6 +35,7 @@ export type SourceKind = 'SAME' | 'WRAP' | 'SWAP'
 
 const ETHER = new Set(['ETH', 'WETH'])
 
+/** How a source token of symbol `sourceSymbol` pays for a request of `requestSymbol` ({@link SourceKind}). */
 export function sourceKind(sourceSymbol: string, requestSymbol: string): SourceKind {
   const a = sourceSymbol.toUpperCase()
   const b = requestSymbol.toUpperCase()
@@ -41,6 +43,17 @@ export function sourceKind(sourceSymbol: string, requestSymbol: string): SourceK
   if (ETHER.has(a) && ETHER.has(b)) return 'WRAP'
   return 'SWAP'
 }
+
+/** How swaps are priced: the user's swap fee (0 when sponsored) and the USD price table. */
+export type SwapSettings = {
+  /** Basis points of the swapped value the user pays (0 when `swapFeesSponsored`). */
+  userBps: bigint
+  /** USD price of a symbol; undefined: the token cannot be swapped. */
+  price: (symbol: string) => number | undefined
+}
+
+/** No swaps: every token is unpriced, so requests are funded by the same token (and ETH/WETH) only. */
+export const NO_SWAPS: SwapSettings = { userBps: 0n, price: () => undefined }
 
 /** A token with its USD price (only read for `SWAP`). */
 export type PricedToken = { decimals: number; price: number }

@@ -1,5 +1,13 @@
 import type { Address, Hex } from 'viem'
-import type { AlpsRouteResponse, BlancRouteResponse, IntentOp, RouteRequest } from '../../conformance/spec'
+import type {
+  Account,
+  AccountAccessList,
+  AlpsRouteResponse,
+  BlancRouteResponse,
+  IntentOp,
+  RouteRequest,
+} from '../../conformance/spec'
+import type { TokenInfo } from '../../contracts/addresses'
 import type { TypedDataJson } from '../eip712/typedData'
 
 /**
@@ -18,6 +26,7 @@ export type SettlementLayer = 'INTENT_ARBITER'
 
 /** Account kinds the service accepts (`account.accountType`); `ERC7579` is what the public SDK sends for a smart account. */
 export const ACCOUNT_TYPES = ['EOA', 'smartAccount', 'ERC7579'] as const
+/** One of {@link ACCOUNT_TYPES}. */
 export type AccountType = (typeof ACCOUNT_TYPES)[number]
 
 /** The account a quote was built for, as the settlement layer needs it. */
@@ -27,7 +36,8 @@ export type QuotedAccount = {
   /** True for smart accounts (`smartAccount`, `ERC7579`): signatures are ERC-1271, ops run through the executor module. */
   isSmartAccount: boolean
   setupOps: { to: Address; data: Hex }[]
-  delegations: Record<string, unknown> | undefined
+  /** The request's `account.delegations`, answered as `signedMetadata.account.requiredDelegations`. */
+  delegations: Account['delegations']
 }
 
 /** The typed data the user signs for one quote (blanc `signData`). */
@@ -111,4 +121,75 @@ export interface QuotingService {
   routeBlanc(request: RouteRequest): Promise<BlancRouteResponse>
   /** Empties the quote store, as a restart would (`POST /_devnet/quotes/reset`). */
   resetQuotes(): Promise<void>
+}
+
+/** What an account holds of one token on one chain (read-only: decoded holdings are frozen and shared). */
+export type TokenHolding = {
+  readonly token: TokenInfo
+  /** Wallet balance (raw units). */
+  readonly wallet: bigint
+  /** What Permit2 may take from the wallet (allowance to Permit2). */
+  readonly permit2Allowance: bigint
+  /** The Compact lock id of the allocator's tag over this token. */
+  readonly lockId: bigint
+  /** ERC-6909 balance of that lock (raw units). */
+  readonly locked: bigint
+}
+
+/** What an account holds on one chain, and the chain's base fee, read in one Multicall3 call (frozen, shared). */
+export type ChainHoldings = {
+  readonly chainId: number
+  readonly baseFee: bigint
+  readonly tokens: readonly TokenHolding[]
+}
+
+/** accountAccessList, as the route request carries it (chain ids as numbers or strings). */
+export type AccessList = AccountAccessList
+
+/** One wanted token on the destination, with the symbol that funds it on the origins. */
+export type PlanRequest = { symbol: string; token: TokenInfo; amount: bigint }
+
+/** What one request takes: its sources, the total it needs (amount + user fees), and how much of it is swapped. */
+export type Allocation = {
+  need: bigint
+  /** Value of the request funded by SWAP sources (raw units of the requested token, swap fee included). */
+  swapped: bigint
+  sources: FundingSource[]
+}
+
+/** A way to fund every request: which chains, and what each source gives. */
+export type FundingPlan = {
+  method: FundingMethod
+  /** Origin chains, destination first if used, then in the order taken. */
+  chainIds: number[]
+  /** Per request (same order as the requests). */
+  allocations: Allocation[]
+}
+
+/**
+ * What a plan must take per request (amount + the user's fees, WITHOUT the swap fee: the planner
+ * adds it, since it depends on how much is swapped), for a set of origin chains and, once known,
+ * the plan itself (gas depends on the lock ids per chain).
+ */
+export type NeedFor = (chainIds: number[], plan?: FundingPlan) => bigint[]
+
+/** What one request falls short of when no plan works (raw units of the requested token). */
+export type Shortfall = {
+  token: Address
+  symbol: string
+  required: bigint
+  available: bigint
+  missing: bigint
+}
+
+/**
+ * A {@link Shortfall} as the service answers it (alps `tokenRequirements`, blanc
+ * `details.tokenRequirements`): raw amounts as decimal strings.
+ */
+export type TokenRequirement = {
+  tokenAddress: Address
+  symbol: string
+  required: string
+  available: string
+  missing: string
 }

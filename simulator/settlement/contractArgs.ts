@@ -1,13 +1,4 @@
-import {
-  type Address,
-  concat,
-  getAddress,
-  type Hex,
-  hashStruct,
-  keccak256,
-  type TypedDataDefinition,
-  zeroAddress,
-} from 'viem'
+import { type Address, concat, getAddress, type Hex, hashStruct, keccak256, zeroAddress } from 'viem'
 import type { Element, IntentOp, Mandate } from '../../conformance/spec'
 import { addresses } from '../../contracts/addresses'
 import { compactTypedData, NO_GAS_REFUND, tokenOfId, toOpJson, ZERO_VT } from '../eip712/typedData'
@@ -132,16 +123,20 @@ export function permit2ClaimArg(signed: SignedIntent, index: number) {
 
 /** The MultichainCompact the sponsor signed, and the hashes a Compact claim needs. */
 export function compactHashes(intentOp: IntentOp): { claimHash: Hex; elementHashes: Hex[] } {
-  const typed = compactTypedData(intentOp) as unknown as TypedDataDefinition & {
-    types: Record<string, { name: string; type: string }[]>
-    message: { elements: Record<string, unknown>[] }
-  }
-  const { EIP712Domain: _, ...types } = typed.types
+  const { types: typesWithDomain, message } = compactTypedData(intentOp)
+  const { EIP712Domain: _, ...types } = typesWithDomain
+  const { elements } = message
+  if (!Array.isArray(elements) || !elements.every(isStruct))
+    throw new Error('The MultichainCompact message has no elements.')
   return {
-    claimHash: hashStruct({ types, primaryType: 'MultichainCompact', data: typed.message }),
-    elementHashes: typed.message.elements.map((e) => hashStruct({ types, primaryType: 'Element', data: e })),
+    claimHash: hashStruct({ types, primaryType: 'MultichainCompact', data: message }),
+    elementHashes: elements.map((e) => hashStruct({ types, primaryType: 'Element', data: e })),
   }
 }
+
+/** A struct value of a typed-data message (an object, not an array). */
+const isStruct = (value: unknown): value is { readonly [field: string]: unknown } =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The digest the allocator signs for a claim on one chain: keccak256(0x1901 ‖ Compact domain separator ‖ claimHash). */
 export function allocatorDigest(compactDomainSeparator: Hex, claimHash: Hex): Hex {

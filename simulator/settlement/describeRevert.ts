@@ -1,32 +1,5 @@
 import { ContractFunctionRevertedError, decodeErrorResult, type Hex, BaseError as ViemBaseError } from 'viem'
-import {
-  IntentArbiter,
-  IntentExecutor,
-  IntentFiller,
-  Permit2,
-  TheCompact,
-} from '../../contracts/generated/artifacts'
-
-const errorsOf = (abi: readonly { type: string }[]) => abi.filter((item) => item.type === 'error')
-
-/** The filler's ABI plus the executor's errors (the filler wraps them, but a direct revert is possible too). */
-export const fillerAbi = [
-  ...IntentFiller.abi,
-  ...errorsOf(IntentExecutor.abi),
-] as unknown as typeof IntentFiller.abi
-
-/** The arbiter's ABI plus the errors of The Compact and Permit2, which its claims bubble up. */
-export const arbiterAbi = [
-  ...IntentArbiter.abi,
-  ...errorsOf(TheCompact.abi),
-  // Permit2 and the arbiter may share error names; the arbiter's come first and win.
-  ...errorsOf(Permit2.abi).filter(
-    (item) =>
-      !IntentArbiter.abi.some(
-        (a) => a.type === 'error' && 'name' in a && 'name' in item && a.name === item.name,
-      ),
-  ),
-] as unknown as typeof IntentArbiter.abi
+import { IntentExecutor } from '../../contracts/generated/artifacts'
 
 const formatArgs = (args: readonly unknown[] | undefined) =>
   (args ?? [])
@@ -78,14 +51,4 @@ export function describeRevert(error: unknown): string {
     return reverted.shortMessage
   }
   return error.shortMessage
-}
-
-/** True for errors a retry may cure (the node was unreachable), as opposed to a revert. */
-export function isTransient(error: unknown): boolean {
-  if (!(error instanceof ViemBaseError)) return false
-  if (error.walk((e) => e instanceof ContractFunctionRevertedError) instanceof ContractFunctionRevertedError)
-    return false
-  return /HttpRequestError|TimeoutError|fetch failed|ECONNREFUSED|ECONNRESET|socket/i.test(
-    `${error.name} ${error.message}`,
-  )
 }

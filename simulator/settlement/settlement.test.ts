@@ -11,8 +11,8 @@ import { createFaults } from '../faults/faults'
 import { ApiError } from '../http/errorCodes'
 import { toApiErrorOfDomain } from '../http/errorMapping'
 import { createServices } from '../startSimulator'
+import { fillerAbi } from './abis'
 import { fillArgs } from './contractArgs'
-import { fillerAbi } from './describeRevert'
 import {
   approvePermit2,
   balanceOf,

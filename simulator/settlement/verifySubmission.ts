@@ -1,24 +1,14 @@
-import {
-  type Address,
-  decodeFunctionResult,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  hashTypedData,
-  parseAbi,
-  recoverAddress,
-  type TypedDataDefinition,
-} from 'viem'
+import { type Address, getAddress } from 'viem'
 import { addresses } from '../../contracts/addresses'
-import { Multicall3 } from '../../contracts/generated/artifacts'
 import type { TypedDataJson } from '../eip712/typedData'
 import { compactTypedData, permit2TypedData, singleChainOpsTypedData, toOpJson } from '../eip712/typedData'
 import type { SubmissionProblem } from '../intents/errors'
 import { mandateOf } from '../intents/intentOp'
 import type { SignedIntent } from '../intents/types'
 import { verifyServerSignature } from '../signing/serverSignature'
+import { checkSignature } from './checkSignature'
 import { fundingMethodOf, hasDestinationOps } from './contractArgs'
-import type { SettlementDevnet } from './createSettlement'
+import type { SettlementDevnet } from './types'
 
 /** Parameters of {@link verifySubmission}. */
 export type VerifySubmissionParameters = {
@@ -27,11 +17,6 @@ export type VerifySubmissionParameters = {
   /** The server's address (the manifest's `signers.server`); omit to skip the server-signature check. */
   serverAddress?: Address | undefined
 }
-
-const ERC1271_MAGIC = '0x1626ba7e'
-const erc1271Abi = parseAbi([
-  'function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)',
-])
 
 /**
  * Checks everything about a submission that can be checked before anything is sent: the server
@@ -185,54 +170,4 @@ export async function verifySubmission(parameters: VerifySubmissionParameters): 
     )
   await Promise.all(checks)
   return problems.sort((a, b) => a.field.localeCompare(b.field))
-}
-
-/** Undefined when `signature` is the signer's over `typedData` on `chainId`; otherwise why not. */
-async function checkSignature(
-  devnet: Pick<SettlementDevnet, 'chain'>,
-  chainId: number,
-  signer: Address,
-  typedData: TypedDataJson,
-  signature: Hex,
-  setupOps: SignedIntent['setupOps'],
-): Promise<string | undefined> {
-  const hash = hashTypedData(typedData as unknown as TypedDataDefinition)
-  // An EOA (or a 7702-delegated EOA signing with its own key): plain ECDSA.
-  const recovered = await recoverAddress({ hash, signature }).catch(() => undefined)
-  if (recovered === signer) return undefined
-  const { publicClient } = devnet.chain(chainId)
-  const code = await publicClient.getCode({ address: signer })
-  const validate = encodeFunctionData({
-    abi: erc1271Abi,
-    functionName: 'isValidSignature',
-    args: [hash, signature],
-  })
-  if (code && code !== '0x') {
-    const result = await publicClient
-      .call({ to: signer, data: validate })
-      .then((r) => r.data)
-      .catch(() => undefined)
-    if (result && result.slice(0, 10).toLowerCase() === ERC1271_MAGIC) return undefined
-    return 'ERC-1271 isValidSignature refused it'
-  }
-  if (setupOps.length === 0) return recovered ? `ECDSA recovers ${recovered}` : 'not a valid ECDSA signature'
-  // A counterfactual account: deploy it and ask it, in one eth_call through Multicall3.
-  const calls = [
-    ...setupOps.map((op) => ({ target: getAddress(op.to), allowFailure: false, callData: op.data })),
-    { target: signer, allowFailure: true, callData: validate },
-  ]
-  const data = encodeFunctionData({ abi: Multicall3.abi, functionName: 'aggregate3', args: [calls] })
-  const result = await publicClient
-    .call({ to: addresses.multicall3, data })
-    .then((r) =>
-      r.data
-        ? decodeFunctionResult({ abi: Multicall3.abi, functionName: 'aggregate3', data: r.data })
-        : undefined,
-    )
-    .catch(() => undefined)
-  const last = result?.[result.length - 1]
-  if (last?.success && last.returnData.slice(0, 10).toLowerCase() === ERC1271_MAGIC) return undefined
-  return result
-    ? 'ERC-1271 isValidSignature (after the account setup) refused it'
-    : 'the account setup calls revert'
 }

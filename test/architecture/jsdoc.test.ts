@@ -8,13 +8,20 @@ const root = join(import.meta.dirname, '..', '..')
 /** Source files of the simulator and the conformance suite (tests, test helpers and generated code aside). */
 function sources(): string[] {
   return ['simulator', 'conformance']
-    .flatMap((dir) => readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)))
+    .flatMap((dir) =>
+      readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)),
+    )
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.includes('/testing/'))
 }
 
 /** Exported functions (declarations and arrow/function constants) of a file, with their JSDoc. */
 function exportedFunctions(file: string) {
-  const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true)
+  const source = ts.createSourceFile(
+    file,
+    readFileSync(join(root, file), 'utf8'),
+    ts.ScriptTarget.Latest,
+    true,
+  )
   return source.statements.flatMap((statement) => {
     const exported =
       ts.canHaveModifiers(statement) &&
@@ -25,14 +32,20 @@ function exportedFunctions(file: string) {
     else if (ts.isVariableStatement(statement)) {
       const [declaration] = statement.declarationList.declarations
       const init = declaration?.initializer
-      if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) && ts.isIdentifier(declaration.name))
+      if (
+        init &&
+        (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) &&
+        ts.isIdentifier(declaration.name)
+      )
         name = declaration.name.text
     }
     if (!name) return []
     const docs = ts.getJSDocCommentsAndTags(statement).filter(ts.isJSDoc)
     const text = docs.map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? '').join(' ')
     const hasExample = docs.some((doc) => doc.tags?.some((tag) => tag.tagName.text === 'example'))
-    return [{ where: `${relative(root, join(root, file))}: ${name}`, documented: text.trim() !== '', hasExample }]
+    return [
+      { where: `${relative(root, join(root, file))}: ${name}`, documented: text.trim() !== '', hasExample },
+    ]
   })
 }
 
@@ -55,6 +68,10 @@ test('the entry points show an @example', () => {
     'conformance/runner/runScenario.ts: runScenario',
     'conformance/scenario/loadScenarios.ts: loadScenarios',
   ]
-  const all = new Map(sources().flatMap(exportedFunctions).map((f) => [f.where, f]))
+  const all = new Map(
+    sources()
+      .flatMap(exportedFunctions)
+      .map((f) => [f.where, f]),
+  )
   expect(entryPoints.filter((where) => !all.get(where)?.hasExample)).toEqual([])
 })

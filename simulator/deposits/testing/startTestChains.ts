@@ -12,13 +12,15 @@ import {
 import { type TokenInfo, tokensByChain } from '../../../contracts/addresses'
 import { DevnetERC20, WETH } from '../../../contracts/generated/artifacts'
 import { type AnvilInstance, startAnvil } from '../../devnet/anvil'
+import { createChainSender } from '../../devnet/chainSender'
 import { type DevKey, deriveDevKeys } from '../../devnet/keys'
-import type { DepositChain } from '../createDepositProcessor'
+import type { DepositChain } from '../types'
 
 /**
  * Test chains for the deposit processor, until `startDevnet()` provides them: one real Anvil per
  * chain id, our DevnetERC20 placed at each token's real address (WETH code at WETH's), the
- * relayer funded with ether and 10^15 units of every token. Tests only.
+ * relayer funded with ether and 10^15 units of every token, and one sender per chain for the
+ * relayer (as the composition root shares it). Tests only.
  */
 export async function startTestChains(chainIds: readonly number[]) {
   const keys = deriveDevKeys()
@@ -64,12 +66,9 @@ export async function startTestChains(chainIds: readonly number[]) {
         await publicClient.waitForTransactionReceipt({ hash: mint })
       }
       publicClients.set(chainId, publicClient)
-      chains.push({
-        chainId,
-        publicClient,
-        relayer: createWalletClient({ chain, transport, account: keys.relayer.account }),
-        tokens,
-      })
+      const relayer = createWalletClient({ chain, transport, account: keys.relayer.account })
+      const sender = createChainSender({ chain: { chainId, publicClient, relayerClient: relayer } })
+      chains.push({ chainId, publicClient, relayer, tokens, send: (tx, options) => sender.send(tx, options) })
     }
   } catch (error) {
     await Promise.all(anvils.map((anvil) => anvil.stop()))

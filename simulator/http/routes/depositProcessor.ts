@@ -7,16 +7,16 @@ import {
   DepositListQuery,
   DepositProcessorConfig,
   DepositProcessorRegisterRequest,
+  DepositProcessorRegisterResponse,
   DepositProcessorSetupRequest,
   DepositProcessorSetupResponse,
+  WebhookEvent,
+  WebhookEventList,
+  WebhookEventListQuery,
 } from '../../../conformance/spec'
 import { ApiError } from '../errorCodes'
 
 const IdParams = z.object({ id: z.string().min(1) })
-const WebhookEventsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-  cursor: z.string().optional(),
-})
 
 /**
  * The deposit processor: its configuration (`/deposit-processor/setup`, a partial update),
@@ -51,6 +51,7 @@ export const depositProcessorRoutes: FastifyPluginAsyncZod = async (app) => {
       tags: ['deposit processor'],
       summary: 'Register an account whose deposits the processor bridges',
       body: DepositProcessorRegisterRequest,
+      response: { 200: DepositProcessorRegisterResponse },
     },
     handler: (request) => service(request).register(request.body),
   })
@@ -83,7 +84,8 @@ export const depositProcessorRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['deposit processor'],
       summary: 'Webhook events of the outbox, newest first',
-      querystring: WebhookEventsQuery,
+      querystring: WebhookEventListQuery,
+      response: { 200: WebhookEventList },
     },
     handler: (request) => service(request).listWebhookEvents(request.query),
   })
@@ -93,6 +95,7 @@ export const depositProcessorRoutes: FastifyPluginAsyncZod = async (app) => {
       tags: ['deposit processor'],
       summary: 'Deliver a webhook event again',
       params: IdParams,
+      response: { 200: WebhookEvent },
     },
     handler: async (request) => {
       const event = await service(request).resendWebhookEvent(request.params.id)
@@ -105,6 +108,7 @@ export const depositProcessorRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ['deposit processor'],
       summary: 'Send a test event (`test: true`) to the configured webhook',
+      response: { 202: WebhookEvent },
     },
     handler: async (request, reply) => {
       reply.code(202)

@@ -1,32 +1,46 @@
+import type { TokenInfo } from '../../../contracts/addresses'
 import { createFaults, type Faults } from '../../faults/faults'
 import { createPriceTable, type PriceTable } from '../../prices/prices'
-import { createQuoteStore } from '../quoteStore'
+import { type BalanceClientChain, createBalanceClients } from '../createBalanceClients'
+import { createBalanceReader } from '../createBalanceReader'
 import {
   type CreateQuotingServiceParameters,
   createQuotingService,
   type QuotingServiceInstance,
-} from '../quotingService'
+} from '../createQuotingService'
+import { createQuoteStore } from '../quoteStore'
 import type { StoredQuotedIntent } from '../types'
 
-/** Parameters of {@link createTestQuoting}: the quoting service's, with its stores made here. */
+/** Parameters of {@link createTestQuoting}: the quoting service's, with its reader and stores made here. */
 export type CreateTestQuotingParameters = Omit<
   CreateQuotingServiceParameters,
-  'quotes' | 'prices' | 'faults'
+  'balances' | 'quotes' | 'prices' | 'faults'
 > & {
+  /** The chains to quote on (a DevnetChain fits): their balance clients and reader are made here. */
+  chains: readonly BalanceClientChain[]
+  tokens?: Record<number, readonly TokenInfo[]> | undefined
   ttlSeconds?: number | undefined
   prices?: PriceTable | undefined
   faults?: Faults | undefined
 }
 
 /**
- * The quoting service alone, for tests: a quote store and a price table of its own (the
- * simulator's composition root shares them with the other services instead).
+ * The quoting service alone, for tests: balance clients, a quote store and a price table of its
+ * own (the simulator's composition root builds and shares them instead).
  *
  * @example
  * const quoting = createTestQuoting({ chains: devnet.chains, server: devnet.keys.server.account, clock: devnet })
  */
 export function createTestQuoting(parameters: CreateTestQuotingParameters): QuotingServiceInstance {
-  const { ttlSeconds = 300, prices = createPriceTable(), faults = createFaults(), ...rest } = parameters
+  const {
+    chains,
+    tokens,
+    ttlSeconds = 300,
+    prices = createPriceTable(),
+    faults = createFaults(),
+    ...rest
+  } = parameters
+  const balances = createBalanceReader({ clients: createBalanceClients({ chains }), tokens })
   const quotes = createQuoteStore<StoredQuotedIntent>({ clock: rest.clock, ttlSeconds, faults })
-  return createQuotingService({ ...rest, quotes, prices, faults })
+  return createQuotingService({ ...rest, balances, quotes, prices, faults })
 }

@@ -1,14 +1,4 @@
-import {
-  type Address,
-  concat,
-  erc20Abi,
-  getAddress,
-  type Hex,
-  maxUint256,
-  parseAbi,
-  type TypedDataDefinition,
-  zeroAddress,
-} from 'viem'
+import { type Address, concat, erc20Abi, getAddress, type Hex, maxUint256, parseAbi, zeroAddress } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { IntentOp, SignedIntentOp } from '../../../conformance/spec'
 import { addresses, tokensByChain } from '../../../contracts/addresses'
@@ -23,7 +13,8 @@ import {
   ZERO_VT,
 } from '../../eip712/typedData'
 import { signServerSignature } from '../../signing/serverSignature'
-import type { SettlementDevnet } from '../createSettlement'
+import { toTypedDataDefinition } from '../toTypedDataDefinition'
+import type { SettlementDevnet } from '../types'
 
 /**
  * Test helper: builds and signs an IntentOp by hand, exactly as docs/settlement.md maps it, so
@@ -58,6 +49,7 @@ export type BuildSignedIntentParameters = {
   dryRun?: boolean | undefined
 }
 
+/** The address of a devnet token by symbol on a chain; throws when the chain has no such token. */
 export const tokenAddress = (chainId: number, symbol: string): Address => {
   const token = (tokensByChain[chainId] ?? []).find((t) => t.symbol === symbol)
   if (!token) throw new Error(`No ${symbol} on chain ${chainId}.`)
@@ -144,7 +136,7 @@ export async function buildSignedIntent(p: BuildSignedIntentParameters) {
 
 /** Signs typed data as the sponsor would: ECDSA for an EOA; validator (zero = default) ‖ ECDSA for a Nexus account. */
 export async function signAs(signer: IntentSigner, typedData: TypedDataJson): Promise<Hex> {
-  const td = typedData as unknown as TypedDataDefinition
+  const td = toTypedDataDefinition(typedData)
   if (signer.kind === 'EOA') return signer.account.signTypedData(td)
   return concat([zeroAddress, await signer.owner.signTypedData(td)])
 }

@@ -3,7 +3,7 @@ import type { PrivateKeyAccount } from 'viem/accounts'
 import { addresses } from '../../../contracts/addresses'
 import { TheCompact } from '../../../contracts/generated/artifacts'
 import { DEVNET_LOCK_TAG } from '../../devnet/funding'
-import type { SettlementDevnet } from '../createSettlement'
+import type { SettlementDevnet } from '../types'
 import { tokenAddress } from './buildSignedIntent'
 
 /**
@@ -12,7 +12,9 @@ import { tokenAddress } from './buildSignedIntent'
  * targets, Compact deposits for any account). Not used by the service itself.
  */
 
+/** The alps API version header value. */
 export const ALPS = '2026-01.alps'
+/** The blanc API version header value. */
 export const BLANC = '2026-04.blanc'
 
 /** One HTTP answer: status and parsed JSON body. */

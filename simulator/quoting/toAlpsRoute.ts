@@ -1,0 +1,36 @@
+import type { AlpsRouteResponse } from '../../conformance/spec'
+import { buildIntentCost } from './buildIntentCost'
+import type { QuotedRoute } from './buildQuotedRoute'
+import type { QuoteResult } from './quote'
+import { toTokenRequirement } from './toTokenRequirement'
+
+/**
+ * The alps answer of a quote of the `best` route: its server-signed intentOp and its
+ * `intentCost`; when nothing funds every request, the best effort with `hasFulfilledAll: false`
+ * and `tokenRequirements` per requested token.
+ */
+export function toAlpsRoute(result: QuoteResult): AlpsRouteResponse {
+  // A `best` quote has exactly one route: a plan, or the best effort when none works.
+  const route = result.routes[0] as QuotedRoute
+  const { intentOp } = route.quoted
+  // The prices the route was quoted (and signed) with.
+  const { tokenPrices } = intentOp.signedMetadata
+  const response: AlpsRouteResponse = {
+    intentOp,
+    intentCost: buildIntentCost({
+      plan: route.plan,
+      requests: result.requests,
+      fees: route.fees,
+      gas: route.gas,
+      ethPrice: result.ethPrice,
+      price: (symbol) => tokenPrices[symbol] ?? 0,
+      sponsorFee: route.sponsorFee,
+      missing: result.missing,
+    }),
+  }
+  if (result.missing)
+    response.tokenRequirements = Object.fromEntries(
+      result.missing.map((m) => [m.token, toTokenRequirement(m)]),
+    )
+  return response
+}

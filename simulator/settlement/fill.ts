@@ -1,0 +1,77 @@
+import { describeRevert, revertErrorName } from './describeRevert'
+import { SettlementStepError } from './errors'
+import { findMined } from './findMined'
+import { getAuthorizations } from './getAuthorizations'
+import { getFillId } from './getFillId'
+import { getIntentRecord } from './getIntentRecord'
+import { getSender } from './getSender'
+import { prepareFill } from './prepareFill'
+import { retryTransient } from './retryTransient'
+import { sendSetupCalls } from './sendSetupCalls'
+import type { SettlementContext } from './types'
+
+/** Parameters of {@link fill}. */
+export type FillParameters = { id: string }
+
+/**
+ * Fills a PENDING or PRECONFIRMED intent on its destination and moves it to FILLED: a fill
+ * already mined (before a restart) is recorded, not sent again; a fill past its deadline makes
+ * the intent EXPIRED; a fill that would revert throws with the decoded reason.
+ *
+ * @example
+ * await fill(context, { id: record.id })
+ */
+export async function fill(context: SettlementContext, { id }: FillParameters): Promise<void> {
+  const { devnet, store } = context
+  const record = getIntentRecord(context, id)
+  const signed = record.payload
+  const destination = record.destinationChainId
+  const fillId = await retryTransient(context, { what: 'fill id' }, () => getFillId(devnet, signed))
+
+  // Sent before a restart: the receipt (or the chain's record of the fill) says what happened.
+  const mined = await findMined(context, {
+    chainId: destination,
+    event: 'Filled',
+    fillId,
+    txHash: record.status === 'PRECONFIRMED' ? (record.fill.txHash ?? undefined) : undefined,
+  })
+  if (mined) {
+    await store.apply(id, { type: 'fillMined', txHash: mined.txHash, timestamp: mined.timestamp })
+    return
+  }
+
+  if (getIntentRecord(context, id).status === 'PENDING' && devnet.now() > record.fillDeadline) {
+    await store.apply(id, { type: 'expired' })
+    return
+  }
+  await sendSetupCalls(context, signed, destination)
+  const call = prepareFill(devnet, signed)
+  const authorizationList = await getAuthorizations(devnet, signed, destination)
+  // Before its EIP-7702 authorization applies the account has no code, so an eth_call would
+  // revert; the sender's gas estimate (which carries the authorization) checks it instead.
+  if (!authorizationList) {
+    try {
+      await retryTransient(context, { what: 'simulate fill' }, call.simulate)
+    } catch (error) {
+      if (revertErrorName(error) === 'FillExpired' && getIntentRecord(context, id).status === 'PENDING') {
+        await store.apply(id, { type: 'expired' })
+        return
+      }
+      throw new SettlementStepError(describeRevert(error), { cause: error })
+    }
+  }
+  // The expiry check must not expire an intent whose fill is on its way: decide, then commit.
+  const latest = getIntentRecord(context, id)
+  if (latest.status !== 'PENDING' && latest.status !== 'PRECONFIRMED') return
+  context.fillCommitted.add(id)
+  const sender = getSender(context, destination)
+  const hash = await retryTransient(context, { what: 'send fill' }, () =>
+    sender.send({ to: call.to, data: call.data, value: call.value, authorizationList }),
+  )
+  if (getIntentRecord(context, id).status === 'PENDING')
+    await store.apply(id, { type: 'fillSent', txHash: hash })
+  const receipt = await sender.waitForReceipt(hash)
+  if (receipt.status !== 'success') throw new SettlementStepError(`The fill transaction ${hash} reverted.`)
+  const block = await devnet.chain(destination).publicClient.getBlock({ blockNumber: receipt.blockNumber })
+  await store.apply(id, { type: 'fillMined', txHash: hash, timestamp: Number(block.timestamp) })
+}

@@ -1,0 +1,11 @@
+import { ContractFunctionRevertedError, BaseError as ViemBaseError } from 'viem'
+
+/** True for errors a retry may cure (the node was unreachable), as opposed to a revert. */
+export function isTransient(error: unknown): boolean {
+  if (!(error instanceof ViemBaseError)) return false
+  if (error.walk((e) => e instanceof ContractFunctionRevertedError) instanceof ContractFunctionRevertedError)
+    return false
+  return /HttpRequestError|TimeoutError|fetch failed|ECONNREFUSED|ECONNRESET|socket/i.test(
+    `${error.name} ${error.message}`,
+  )
+}
