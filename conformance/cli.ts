@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises'
 import { type Command, InvalidArgumentError, Option } from 'commander'
 import { formatProgress, REPORTERS, type ReporterName, writeReports } from './reporters'
+import { diffReports, formatDiff } from './reporters/diffReports'
 import { writeBaseline } from './runner/baseline'
 import { runConformance } from './runner/runConformance'
 import { parseShard } from './runner/shard'
@@ -12,7 +14,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, ...val
  * the baseline expects; 1 otherwise, including when a baseline entry now passes.
  */
 export function register(program: Command): void {
-  program
+  const conformance = program
     .command('conformance')
     .description(
       'Run the conformance scenario packs against a target and report where it departs from the spec.',
@@ -49,6 +51,29 @@ export function register(program: Command): void {
       60,
     )
     .option('--chains <file>', 'chain RPC URLs (and funded keys) for a target without GET /_devnet/manifest')
+    .option(
+      '--max-wait <seconds>',
+      'longest real wait of a clock step on a target without the control API (else not applicable)',
+      (value) => {
+        const seconds = Number(value)
+        if (!(seconds >= 0)) throw new InvalidArgumentError('must be a number of seconds')
+        return seconds
+      },
+    )
+    .option(
+      '--webhook-url <url>',
+      'base URL the target reaches the webhook receiver at (receiver on all interfaces)',
+    )
+    .option(
+      '--webhook-host <host>',
+      'host name the target reaches this machine by (receiver on all interfaces)',
+    )
+    .option(
+      '--api-keys <keys>',
+      'more keys of the target, for scenarios that set per-key state (one per shard)',
+      collect,
+    )
+    .option('--strict', 'SHOULD checks (public-service behaviour the spec is silent on) fail the run too')
     .option('--scenarios <dir>', 'scenario folder (default: the bundled scenarios/)')
     .action(async (options) => {
       if (options.target && !options.apiKey)
@@ -64,6 +89,11 @@ export function register(program: Command): void {
         shard: options.shard,
         timeoutSeconds: options.timeout,
         chainsFile: options.chains,
+        maxWaitSeconds: options.maxWait,
+        strict: options.strict === true,
+        apiKeys: options.apiKeys,
+        webhookUrl: options.webhookUrl,
+        webhookHost: options.webhookHost,
         scenariosDir: options.scenarios,
         onScenario: progress
           ? (result, done, total) => console.log(formatProgress(result, done, total))
@@ -73,5 +103,18 @@ export function register(program: Command): void {
       for (const path of written) console.error(`wrote ${path}`)
       if (options.writeBaseline) await writeBaseline(options.writeBaseline, run.scenarios)
       process.exitCode = run.summary.unexpected > 0 ? 1 : 0
+    })
+  conformance
+    .command('diff <a> <b>')
+    .description(
+      'Show what changed between two JSON reports (report.json): metadata and every check whose outcome moved.',
+    )
+    .action(async (a: string, b: string) => {
+      const [before, after] = await Promise.all(
+        [a, b].map(async (file) => JSON.parse(await readFile(file, 'utf8'))),
+      )
+      const diff = diffReports(before, after)
+      console.log(formatDiff(diff))
+      process.exitCode = diff.changes.length > 0 ? 1 : 0
     })
 }

@@ -24,7 +24,7 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
   'auth.control-api-open': ['authentication.control-api/1/status'],
   'limits.accept-11-ops': ['limits.ops-per-chain/2/status'],
   'limits.accept-6-chains': ['limits.chains/2/status'],
-  'limits.refuse-10-ops': ['limits.ops-per-chain/1/status'],
+  'limits.refuse-10-ops': ['limits.ops-per-chain/1/any of'],
   'errors.omit-code': ['errors.envelopes/1/envelope blanc', 'errors.envelopes/1/body /code'],
   'errors.no-trace-id': ['errors.trace-ids/1/header x-trace-id'],
   'errors.trace-id-mismatch': ['errors.envelopes/1/envelope blanc'],
@@ -87,6 +87,8 @@ const run = (only?: readonly string[]) =>
     // Every scenario takes a few seconds on this simulator; a fault that stalls one (e.g. claims
     // never sent) fails at this limit instead of the default minute.
     timeoutSeconds: 15,
+    // SHOULD checks (trace ids, envelopes, 401 on a wrong key) count as failures too.
+    strict: true,
   })
 
 describe('the packs catch every fault of the simulator', () => {

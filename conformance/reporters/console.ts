@@ -15,14 +15,16 @@ export function formatProgress(result: ScenarioResult, done: number, total: numb
   const detail =
     result.status === 'not-applicable'
       ? yellow(`not applicable: ${result.reason}`)
-      : dim(`${result.checks.length} checks, ${result.durationMs} ms`)
+      : dim(
+          `${result.checks.length} checks, ${result.durationMs} ms${result.status === 'failed' && result.reason ? `; ${result.reason}` : ''}${result.stepsNotRun ? `; ${result.stepsNotRun}` : ''}`,
+        )
   return `${counter} ${mark} ${result.pack}/${result.id} ${detail}`
 }
 
 function formatFailure(check: CheckResult): string[] {
   const lines = [
     `${red('✗')} ${check.id}${check.baseline === 'expected-failure' ? yellow(' (expected by the baseline)') : ''}`,
-    `    spec:     ${check.spec}`,
+    `    spec:     ${check.spec} (${check.level ?? 'MUST'})`,
   ]
   if (check.message) lines.push(`    problem:  ${check.message}`)
   if (check.expected !== undefined) lines.push(`    expected: ${show(check.expected)}`)
@@ -50,8 +52,12 @@ export function renderConsole(run: RunResult): string {
   lines.push(
     '',
     `Target:    ${run.target}${run.shard ? ` (shard ${run.shard.index}/${run.shard.total})` : ''}`,
+    dim(
+      `Run:       intent-devnet ${run.metadata.runnerVersion}, pack ${run.metadata.packDigest.slice(0, 19)}…, profile ${run.metadata.profile}, versions ${run.metadata.versions.join(', ') || 'none'}, ${run.metadata.date}`,
+    ),
     `Scenarios: ${green(`${scenarios.passed} passed`)}, ${scenarios.failed ? red(`${scenarios.failed} failed`) : '0 failed'}, ${yellow(`${scenarios.notApplicable} not applicable`)} (${scenarios.total})`,
     `Checks:    ${checks.passed} passed, ${checks.failed} failed (${checks.expectedFailures} expected by the baseline), ${checks.total} total`,
+    `Grades:    MUST ${run.summary.levels.must.passed} passed, ${run.summary.levels.must.failed} failed; SHOULD ${run.summary.levels.should.passed} passed, ${run.summary.levels.should.failed} failed${run.summary.strict ? ' (--strict: SHOULD failures count)' : ' (only MUST failures fail certification; --strict adds SHOULD)'}`,
     `Time:      ${(durationMs / 1000).toFixed(2)} s`,
     unexpected === 0 ? green('Result:    conformant') : red(`Result:    ${unexpected} unexpected result(s)`),
   )

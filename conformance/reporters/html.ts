@@ -80,7 +80,7 @@ export function renderHtml(run: RunResult): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Conformance report: ${h(run.target)}</title><style>${STYLE}</style></head>
-<body><header><h1>Conformance report</h1><div>${h(run.target)} · ${h(run.startedAt)}${run.shard ? ` · shard ${run.shard.index}/${run.shard.total}` : ''}</div></header>
+<body><header><h1>Conformance report</h1><div>${h(run.target)} · ${h(run.startedAt)} · intent-devnet ${h(run.metadata.runnerVersion)} · pack ${h(run.metadata.packDigest)} · profile ${h(run.metadata.profile)} · versions ${h(run.metadata.versions.join(', '))} · MUST ${run.summary.levels.must.passed} passed / ${run.summary.levels.must.failed} failed · SHOULD ${run.summary.levels.should.passed} passed / ${run.summary.levels.should.failed} failed${run.shard ? ` · shard ${run.shard.index}/${run.shard.total}` : ''}</div></header>
 <main>
 <div class="summary">
 <div class="card">result${verdict}</div>

@@ -64,6 +64,14 @@ function sampleRun(): RunResult {
   return {
     target: 'http://127.0.0.1:1',
     startedAt: '2026-01-01T00:00:00.000Z',
+    metadata: {
+      runnerVersion: '0.1.0',
+      packDigest: 'sha256:00',
+      target: 'http://127.0.0.1:1',
+      profile: 'spec',
+      versions: ['alps', 'blanc'],
+      date: '2026-01-01T00:00:00.000Z',
+    },
     capabilities: {
       target: 'http://127.0.0.1:1',
       controlApi: false,

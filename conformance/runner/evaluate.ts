@@ -17,17 +17,48 @@ export type Expectation = Omit<HttpExpect, 'anyOf'>
 
 const isSpecSchemaName = (name: string): name is SpecSchemaName => Object.hasOwn(specSchemas, name)
 
-/** Every check an expectation makes on a response, in a fixed order. */
+/**
+ * Every check an expectation makes on a response, in a fixed order. A check must fail on a
+ * wrong target, so the status check passes only when the body proves the rule too (the envelope,
+ * the schema and the positive body matchers of the same expectation), and an `absent` matcher
+ * only on a non-empty JSON object whose status holds: `200 {}` or `404 {}` prove nothing.
+ */
 export function evaluate(expect: Expectation, response: HttpResponse): Evaluation[] {
+  const envelope = expect.envelope === undefined ? undefined : evaluateEnvelope(expect.envelope, response)
+  const schema = expect.schema === undefined ? undefined : evaluateSchema(expect.schema, response)
+  const body = Object.entries(expect.body ?? {}).map(([path, matcher]) => {
+    const read = readPath(response.json, path)
+    const outcome = applyMatcher(read, matcher)
+    return {
+      absent: matcher.absent === true,
+      evaluation: {
+        name: `body ${path}`,
+        ok: outcome.ok,
+        expected: matcher,
+        actual: read.value,
+        message: outcome.ok ? undefined : `${path} ${outcome.message}`,
+      } as Evaluation,
+    }
+  })
+  const evidence = [envelope, schema, ...body.filter((b) => !b.absent).map((b) => b.evaluation)].filter(
+    (e): e is Evaluation => e !== undefined,
+  )
+  const unproven = evidence.filter((e) => !e.ok).map((e) => e.name)
   const out: Evaluation[] = []
+  let statusOk = true
   if (expect.status !== undefined) {
-    const ok = matchStatus(response.status, expect.status)
+    const matched = matchStatus(response.status, expect.status)
+    statusOk = matched && unproven.length === 0
     out.push({
       name: 'status',
-      ok,
+      ok: statusOk,
       expected: expect.status,
       actual: response.status,
-      message: ok ? undefined : `status is ${response.status}`,
+      message: !matched
+        ? `status is ${response.status}`
+        : statusOk
+          ? undefined
+          : `status is ${response.status}, but the body does not prove it (${unproven.join(', ')} failed)`,
     })
   }
   for (const [name, matcher] of Object.entries(expect.headers ?? {})) {
@@ -41,40 +72,43 @@ export function evaluate(expect: Expectation, response: HttpResponse): Evaluatio
       message: outcome.ok ? undefined : `header ${key} ${outcome.message}`,
     })
   }
-  if (expect.envelope !== undefined) {
-    const schemaName = expect.envelope === 'alps' ? 'AlpsErrorEnvelope' : 'BlancErrorEnvelope'
-    const parsed = specSchemas[schemaName].schema.safeParse(response.json)
-    const traceHeader = response.headers['x-trace-id']
-    const traceId = readPath(response.json, '/traceId').value
-    const problems = parsed.success
-      ? []
-      : parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`)
-    if (response.json === undefined) problems.splice(0, problems.length, 'the body is not JSON')
-    if (parsed.success && traceHeader !== undefined && traceId !== traceHeader)
-      problems.push(
-        `traceId ${JSON.stringify(traceId)} differs from the x-trace-id header ${JSON.stringify(traceHeader)}`,
-      )
-    out.push({
-      name: `envelope ${expect.envelope}`,
-      ok: problems.length === 0,
-      expected: `the ${expect.envelope} error envelope (${schemaName})`,
-      actual: response.text.slice(0, 300),
-      message: problems.length ? problems.join('; ') : undefined,
-    })
-  }
-  if (expect.schema !== undefined) out.push(evaluateSchema(expect.schema, response))
-  for (const [path, matcher] of Object.entries(expect.body ?? {})) {
-    const read = readPath(response.json, path)
-    const outcome = applyMatcher(read, matcher)
-    out.push({
-      name: `body ${path}`,
-      ok: outcome.ok,
-      expected: matcher,
-      actual: read.value,
-      message: outcome.ok ? undefined : `${path} ${outcome.message}`,
-    })
+  if (envelope) out.push(envelope)
+  if (schema) out.push(schema)
+  const json = response.json
+  const substantial = typeof json === 'object' && json !== null && Object.keys(json).length > 0
+  for (const { absent, evaluation } of body) {
+    if (absent && evaluation.ok && !(substantial && statusOk))
+      out.push({
+        ...evaluation,
+        ok: false,
+        message: `${evaluation.name.slice(5)} is absent, but the response proves nothing (${substantial ? 'its status is wrong' : 'the body is not a non-empty JSON object'})`,
+      })
+    else out.push(evaluation)
   }
   return out
+}
+
+/** The check that a body is the version's error envelope, with a trace id equal to `x-trace-id`. */
+function evaluateEnvelope(version: 'alps' | 'blanc', response: HttpResponse): Evaluation {
+  const schemaName = version === 'alps' ? 'AlpsErrorEnvelope' : 'BlancErrorEnvelope'
+  const parsed = specSchemas[schemaName].schema.safeParse(response.json)
+  const traceHeader = response.headers['x-trace-id']
+  const traceId = readPath(response.json, '/traceId').value
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`)
+  if (response.json === undefined) problems.splice(0, problems.length, 'the body is not JSON')
+  if (parsed.success && traceHeader !== undefined && traceId !== traceHeader)
+    problems.push(
+      `traceId ${JSON.stringify(traceId)} differs from the x-trace-id header ${JSON.stringify(traceHeader)}`,
+    )
+  return {
+    name: `envelope ${version}`,
+    ok: problems.length === 0,
+    expected: `the ${version} error envelope (${schemaName})`,
+    actual: response.text.slice(0, 300),
+    message: problems.length ? problems.join('; ') : undefined,
+  }
 }
 
 /** The check that a response body is valid by a spec schema named in a scenario. */

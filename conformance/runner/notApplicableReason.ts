@@ -11,7 +11,8 @@ export function notApplicableReason(scenario: LoadedScenario, context: ScenarioC
     return `the scenario speaks ${version}; this run is restricted to --version ${context.version}`
   if (version && !caps.versions.includes(version))
     return `the target does not serve ${VERSION_HEADERS[version]}`
-  const missing: Record<Requirement, string | undefined> = {
+  // A domain endpoint the target lacks (404, 501) is a failure of the scenario, never a reason to skip it.
+  const missing: Partial<Record<Requirement, string | undefined>> = {
     devnet: caps.faults ? undefined : 'the target is not an intent-devnet (no /_devnet/ endpoints)',
     'control-api': caps.controlApi
       ? undefined
@@ -20,23 +21,7 @@ export function notApplicableReason(scenario: LoadedScenario, context: ScenarioC
     chains: caps.chains.length > 0 ? undefined : 'no chain RPC URLs (no manifest and no --chains file)',
     webhooks: caps.webhooks
       ? undefined
-      : 'the target is not on loopback, so it cannot reach the webhook receiver',
-    quotes:
-      caps.implemented.quotes === false
-        ? 'the target answers 501 NOT_IMPLEMENTED on POST /intents/route'
-        : undefined,
-    settlement:
-      caps.implemented.settlement === false
-        ? 'the target answers 501 NOT_IMPLEMENTED on GET /intent-operation/{id}'
-        : undefined,
-    withdrawals:
-      caps.implemented.withdrawals === false
-        ? 'the target answers 501 NOT_IMPLEMENTED on POST /withdrawals'
-        : undefined,
-    deposits:
-      caps.implemented.deposits === false
-        ? 'the target answers 501 NOT_IMPLEMENTED on the deposit processor'
-        : undefined,
+      : 'the target is not on loopback and no --webhook-url or --webhook-host says where it can reach the webhook receiver',
   }
   for (const requirement of scenario.requires.capabilities) {
     const reason = missing[requirement]

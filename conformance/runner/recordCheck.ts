@@ -2,7 +2,9 @@ import type { LoadedScenario } from '../scenario/loadScenarios'
 import type { CheckResult } from './types'
 
 /** What a check saw, beside its name and outcome. */
-export type CheckDetails = Partial<Pick<CheckResult, 'expected' | 'actual' | 'message' | 'exchange'>>
+export type CheckDetails = Partial<
+  Pick<CheckResult, 'expected' | 'actual' | 'message' | 'exchange' | 'level'>
+>
 
 /** Records one check of the current step (under the scenario's spec section unless `spec` is given); returns `ok`. */
 export type RecordCheck = (name: string, ok: boolean, details?: CheckDetails, spec?: string) => boolean
@@ -22,6 +24,7 @@ export function createCheckRecorder(
       spec,
       status: ok ? 'passed' : 'failed',
       ...details,
+      level: details.level ?? scenario.level,
     })
     return ok
   }

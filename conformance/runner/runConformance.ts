@@ -2,6 +2,8 @@ import { type LoadedScenario, loadScenarios } from '../scenario/loadScenarios'
 import type { Version } from '../scenario/schema'
 import { applyBaseline, type Baseline, readBaseline } from './baseline'
 import { detectCapabilities } from './detectCapabilities'
+import { lockApiKey } from './keyLock'
+import { runMetadata } from './runMetadata'
 import { runScenario } from './runScenario'
 import type { ScenarioContext } from './scenarioContext'
 import { type Shard, selectShard } from './shard'
@@ -25,6 +27,20 @@ export type RunConformanceParameters = {
   /** Time limit of each scenario, seconds (default 60). */
   timeoutSeconds?: number | undefined
   chainsFile?: string | undefined
+  /** Longest real wait a clock step may make without the control API, seconds (`--max-wait`; default: each step's `maxWaitSeconds`). */
+  maxWaitSeconds?: number | undefined
+  /** Base URL the target reaches the webhook receiver at (`--webhook-url`); the receiver listens on all interfaces. */
+  webhookUrl?: string | undefined
+  /** Host name the target reaches this machine by (`--webhook-host`); the receiver listens on all interfaces. */
+  webhookHost?: string | undefined
+  /**
+   * `--api-keys K1,K2,…`: keys of the same target for scenarios that set per-key state (the
+   * deposit processor's configuration); shard I of N takes key I (mod the count), else each
+   * such scenario takes the next key. Without them those scenarios are serialized on the key.
+   */
+  apiKeys?: string[] | undefined
+  /** `--strict`: SHOULD failures fail the run too (by default only MUST failures do). */
+  strict?: boolean | undefined
   /** Called after each scenario, for progress output. */
   onScenario?: ((result: ScenarioResult, done: number, total: number) => void) | undefined
 }
@@ -49,20 +65,22 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
   const local = parameters.target ? undefined : await startLocalTarget({ apiKey: parameters.apiKey })
   const target = parameters.target ?? local!.target
   const apiKey = parameters.apiKey ?? local!.apiKey
-  const receiver = await startWebhookReceiver()
+  const receiver = await startWebhookReceiver(webhookReceiverOptions(parameters))
   try {
     const caps = await detectCapabilities({ target, apiKey, chainsFile: parameters.chainsFile })
+    if (parameters.webhookUrl || parameters.webhookHost) caps.webhooks = true
     const context: ScenarioContext = {
       target,
       apiKey,
       caps,
-      receiver: caps.webhooks ? receiver : undefined,
+      receiver: caps.webhooks || parameters.webhookUrl || parameters.webhookHost ? receiver : undefined,
       version: parameters.version,
       timeoutMs: (parameters.timeoutSeconds ?? 60) * 1000,
+      maxWaitSeconds: parameters.maxWaitSeconds,
     }
     const results: ScenarioResult[] = []
-    for (const scenario of scenarios) {
-      const result = await runScenario(scenario, context)
+    for (const [index, scenario] of scenarios.entries()) {
+      const result = await runWithKey(scenario, context, parameters, index)
       results.push(result)
       parameters.onScenario?.(result, results.length, scenarios.length)
     }
@@ -70,10 +88,11 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
     return {
       target,
       startedAt,
+      metadata: runMetadata({ scenarios, results, target, date: startedAt, version: parameters.version }),
       shard: parameters.shard,
       capabilities: caps,
       scenarios: results,
-      summary: summarize(results, staleBaseline, performance.now() - started),
+      summary: summarize(results, staleBaseline, performance.now() - started, parameters.strict),
       staleBaseline,
     }
   } finally {
@@ -87,10 +106,19 @@ export function summarize(
   results: readonly ScenarioResult[],
   staleBaseline: readonly string[],
   durationMs: number,
+  strict = false,
 ): RunSummary {
   const checks = results.flatMap((s) => s.checks)
   const failed = checks.filter((c) => c.status === 'failed')
   const expectedFailures = failed.filter((c) => c.baseline === 'expected-failure').length
+  const graded = (level: 'MUST' | 'SHOULD') => {
+    const of = checks.filter((c) => (c.level ?? 'MUST') === level)
+    const failing = of.filter((c) => c.status === 'failed').length
+    return { passed: of.length - failing, failed: failing }
+  }
+  const counted = failed.filter(
+    (c) => c.baseline !== 'expected-failure' && (strict || (c.level ?? 'MUST') === 'MUST'),
+  ).length
   return {
     scenarios: {
       total: results.length,
@@ -105,7 +133,53 @@ export function summarize(
       expectedFailures,
       nowPassing: staleBaseline.length,
     },
-    unexpected: failed.length - expectedFailures + staleBaseline.length,
+    levels: { must: graded('MUST'), should: graded('SHOULD') },
+    strict,
+    unexpected: counted + staleBaseline.length,
     durationMs: Math.round(durationMs),
+  }
+}
+
+/** Where the webhook receiver listens, and the URL the target is told: loopback unless `--webhook-url` or `--webhook-host` says otherwise. */
+function webhookReceiverOptions(parameters: RunConformanceParameters) {
+  if (parameters.webhookUrl) {
+    const port = new URL(parameters.webhookUrl).port
+    return { host: '0.0.0.0', port: port ? Number(port) : 0, publicUrl: parameters.webhookUrl }
+  }
+  if (parameters.webhookHost) return { host: '0.0.0.0', advertisedHost: parameters.webhookHost }
+  return {}
+}
+
+/** Whether a scenario sets state that belongs to its API key (the deposit processor's configuration). */
+function setsKeyState(scenario: LoadedScenario): boolean {
+  return [...scenario.steps, ...scenario.cleanup].some(
+    (step) =>
+      'http' in step && step.http.path.startsWith('/deposit-processor/setup') && step.http.method === 'POST',
+  )
+}
+
+/**
+ * Runs a scenario that sets per-key state on its own key (`--api-keys`) or alone on the run's
+ * key (a lock other runs on this machine respect); the result says which.
+ */
+async function runWithKey(
+  scenario: LoadedScenario,
+  context: ScenarioContext,
+  parameters: RunConformanceParameters,
+  index: number,
+): Promise<ScenarioResult> {
+  if (!setsKeyState(scenario)) return runScenario(scenario, context)
+  const keys = parameters.apiKeys ?? []
+  if (keys.length > 0) {
+    const slot = parameters.shard ? parameters.shard.index - 1 : index
+    const key = keys[slot % keys.length]!
+    const result = await runScenario(scenario, { ...context, apiKey: key })
+    return { ...result, keyState: `own key ${(slot % keys.length) + 1} of ${keys.length} (--api-keys)` }
+  }
+  const release = await lockApiKey(context.target, context.apiKey)
+  try {
+    return { ...(await runScenario(scenario, context)), keyState: "serialized on the run's key" }
+  } finally {
+    await release()
   }
 }

@@ -28,7 +28,7 @@ async function startBareTarget(parameters: { strictVersion?: boolean } = {}): Pr
     { apiKeys: [apiKey], strictVersion: parameters.strictVersion },
     {
       ...stubs,
-      quoting: { routeAlps: notBuilt, routeBlanc: notBuilt, resetQuotes: notBuilt },
+      quoting: { routeAlps: notBuilt, routeBlanc: notBuilt, resetQuotes: notBuilt, portfolio: notBuilt },
       intents: {
         submitOperation: notBuilt,
         submitQuoted: notBuilt,
@@ -45,6 +45,7 @@ async function startBareTarget(parameters: { strictVersion?: boolean } = {}): Pr
         listWebhookEvents: notBuilt,
         resendWebhookEvent: notBuilt,
         sendTestEvent: notBuilt,
+        resendFailedWebhookEvents: notBuilt,
       }),
     },
     { faults: createFaults() },
@@ -117,7 +118,8 @@ cleanup:
     expect(checks.map((c) => [c.step, c.name, c.status])).toEqual([
       [2, 'transfer on 8453', 'passed'],
       [3, expect.stringMatching(/^receipt 0x/), 'passed'],
-      [4, 'status', 'passed'],
+      // a status passes only with the body that proves it
+      [4, 'status', 'failed'],
       [4, 'body /signature', 'failed'],
       // step 5 does not run after a failure; the cleanup step does
       [6, 'balance 0x3333333333333333333333333333333333333333 on 8453', 'passed'],
@@ -283,7 +285,8 @@ steps:
     expect(run.scenarios.map((s) => [s.id, s.status, s.reason])).toEqual([
       ['needs.chains', 'not-applicable', 'no chain RPC URLs (no manifest and no --chains file)'],
       ['needs.control-api', 'not-applicable', 'the target has no devnet control API (GET /_devnet/manifest)'],
-      ['needs.quotes', 'not-applicable', 'the target answers 501 NOT_IMPLEMENTED on POST /intents/route'],
+      // A missing endpoint fails the scenario's checks; it never makes the scenario not applicable.
+      ['needs.quotes', 'passed', undefined],
       ['needs.devnet', 'passed', undefined],
     ])
   })
@@ -301,7 +304,7 @@ steps:
     })
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000)
     expect(run.scenarios.map((s) => s.status)).toEqual(['passed', 'not-applicable'])
-    expect(run.scenarios[1]!.reason).toContain('3600s is longer than the 1s')
+    expect(run.scenarios[1]!.reason).toContain('3600s is longer than the 1s the run may wait (--max-wait)')
   })
 
   test('captures feed later steps, and a failed step stops the scenario', async () => {
@@ -330,7 +333,7 @@ steps:
       'capture/2/body /traceId passed',
       'capture/3/status failed',
     ])
-    expect(result.reason).toBe('stopped after step 3 failed; 1 step(s) not run')
+    expect(result.reason).toBe('stopped after step 3; 1 step not run')
   })
 
   test('the versioning and errors packs pass against a simulator with strict versioning too', async () => {

@@ -53,15 +53,22 @@ export async function runScenario(
   let status: ScenarioResult['status'] = 'passed'
   let stopReason: string | undefined
   let stopped = false
+  const otherVersionSteps: number[] = []
   try {
     for (const [index, { step, cleanup }] of steps.entries()) {
       if (stopped && !cleanup) continue
       const stepNumber = index + 1
+      // `--version blanc` tests blanc only: a step that speaks the other version is not run.
+      const speaks = 'http' in step ? step.http.version : undefined
+      if (context.version && (speaks === 'alps' || speaks === 'blanc') && speaks !== context.version) {
+        otherVersionSteps.push(stepNumber)
+        continue
+      }
       const before = checks.length
       await attemptStep(step, { ...shared, check: createCheckRecorder(checks, scenario, stepNumber) })
       if (!cleanup && checks.slice(before).some((c) => c.status === 'failed')) {
         if (stepNumber < scenario.steps.length)
-          stopReason = `stopped after step ${stepNumber} failed; ${scenario.steps.length - stepNumber} step(s) not run`
+          stopReason = `stopped after step ${stepNumber}; ${notRunSteps(scenario.steps.length - stepNumber)}`
         stopped = true
       }
     }
@@ -74,7 +81,16 @@ export async function runScenario(
       await postControl(context, '/_devnet/faults', { disable: [...shared.enabledFaults] }).catch(() => {})
   }
   if (status !== 'not-applicable' && checks.some((c) => c.status === 'failed')) status = 'failed'
-  return { ...base, status, reason: stopReason, checks, durationMs: Math.round(performance.now() - started) }
+  return {
+    ...base,
+    status,
+    reason: stopReason,
+    checks,
+    durationMs: Math.round(performance.now() - started),
+    ...(otherVersionSteps.length > 0 && {
+      stepsNotRun: `step${otherVersionSteps.length === 1 ? '' : 's'} ${otherVersionSteps.join(', ')} not run: ${context.version === 'alps' ? 'blanc' : 'alps'}, and the run is --version ${context.version}`,
+    }),
+  }
 }
 
 /**
@@ -94,4 +110,9 @@ async function attemptStep(step: Step, run: StepRun): Promise<void> {
     if (error instanceof NotApplicableError) throw error
     run.check('step', false, { message: error instanceof Error ? error.message : String(error) })
   }
+}
+
+/** "1 step not run", "3 steps not run". */
+function notRunSteps(count: number): string {
+  return `${count} step${count === 1 ? '' : 's'} not run`
 }

@@ -12,4 +12,6 @@ export type ScenarioContext = {
   version?: Version | undefined
   /** Time limit of one scenario, ms. */
   timeoutMs: number
+  /** `--max-wait`: the longest real wait of a clock step without the control API, seconds (overrides the step's own). */
+  maxWaitSeconds?: number | undefined
 }

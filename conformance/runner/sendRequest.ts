@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { parseJsonExact } from './parseJsonExact'
 
 /** Bodies from this size on wait {@link EARLY_ANSWER_MS} for an early answer before being sent. */
 const LARGE_BODY = 64 * 1024
@@ -43,7 +44,7 @@ export function sendRequest(parameters: {
           const text = Buffer.concat(chunks).toString('utf8')
           let json: unknown
           try {
-            json = JSON.parse(text)
+            json = parseJsonExact(text)
           } catch {}
           const flat: Record<string, string> = {}
           for (const [key, value] of Object.entries(response.headers))

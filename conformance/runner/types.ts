@@ -19,6 +19,8 @@ export type CheckResult = {
   name: string
   /** The spec section the check enforces. */
   spec: string
+  /** MUST (the spec states it; fails certification) or SHOULD (fails only a `--strict` run); absent means MUST. */
+  level?: 'MUST' | 'SHOULD' | undefined
   status: CheckStatus
   expected?: unknown
   actual?: unknown
@@ -42,6 +44,10 @@ export type ScenarioResult = {
   reason?: string | undefined
   checks: CheckResult[]
   durationMs: number
+  /** For a scenario that sets per-key state: which key it used, or that it ran alone on the run's key. */
+  keyState?: string | undefined
+  /** Steps of the other version that `--version` left out, e.g. "step 1 not run: alps, and the run is --version blanc". */
+  stepsNotRun?: string | undefined
 }
 
 /** What the runner found out about the target before running. */
@@ -69,9 +75,28 @@ export type TargetCapabilities = {
   tokens: Record<string, string>
 }
 
+/** What makes two reports comparable: who ran what, against what, when. */
+export type RunMetadata = {
+  /** The runner's version (package.json of intent-devnet). */
+  runnerVersion: string
+  /** sha256 of the scenarios run (ids and content, sorted by id): same digest, same checks. */
+  packDigest: string
+  target: string
+  /** The paths the target serves: `spec` (the spec's own paths). */
+  profile: string
+  /** The API versions the run really exercised (scenarios that ran, not the not-applicable ones). */
+  versions: ('alps' | 'blanc')[]
+  /** ISO date of the run's start. */
+  date: string
+}
+
 export type RunSummary = {
   scenarios: { total: number; passed: number; failed: number; notApplicable: number }
   checks: { total: number; passed: number; failed: number; expectedFailures: number; nowPassing: number }
+  /** Checks by grade: MUST failures fail certification, SHOULD failures only a `--strict` run. */
+  levels: { must: { passed: number; failed: number }; should: { passed: number; failed: number } }
+  /** `--strict`: SHOULD failures count as unexpected too. */
+  strict: boolean
   /** Failures the baseline does not expect, plus baseline entries that now pass. */
   unexpected: number
   durationMs: number
@@ -80,6 +105,8 @@ export type RunSummary = {
 /** The whole run: what every reporter renders. */
 export type RunResult = {
   target: string
+  /** Runner version, pack digest, profile, versions exercised and date: what makes two reports comparable. */
+  metadata: RunMetadata
   startedAt: string
   shard?: { index: number; total: number } | undefined
   capabilities: TargetCapabilities

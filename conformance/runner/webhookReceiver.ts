@@ -63,6 +63,10 @@ export type StartWebhookReceiverParameters = {
   host?: string | undefined
   /** Default 0: a port the OS chooses. */
   port?: number | undefined
+  /** The base URL the target reaches the receiver at (`--webhook-url`, e.g. through a tunnel); default `http://<host>:<port>`. */
+  publicUrl?: string | undefined
+  /** The host name the target reaches this machine by (`--webhook-host`); the URL keeps the port the receiver got. */
+  advertisedHost?: string | undefined
 }
 
 /** The condition a test waited for did not hold in time. */
@@ -181,7 +185,8 @@ export async function startWebhookReceiver(
   }
 
   await listen()
-  const url = `http://${host}:${port}`
+  const url =
+    parameters.publicUrl?.replace(/\/+$/, '') ?? `http://${parameters.advertisedHost ?? host}:${port}`
   return {
     url,
     port,

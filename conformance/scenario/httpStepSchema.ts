@@ -57,6 +57,8 @@ const ExpectFields = {
   envelope: Version.optional(),
   /** The step's spec section when it differs from the scenario's. */
   spec: z.string().optional(),
+  /** The step's grade when it differs from the scenario's (MUST or SHOULD). */
+  level: z.enum(['MUST', 'SHOULD']).optional(),
 }
 export const HttpExpectAlternative = z.strictObject(ExpectFields)
 export const HttpExpect = z.strictObject({

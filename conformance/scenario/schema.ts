@@ -310,6 +310,11 @@ export const Scenario = z.strictObject({
   title: z.string().min(1),
   /** The spec section the scenario enforces, e.g. "Versioning §2". */
   spec: z.string().min(1),
+  /**
+   * MUST: the spec states the rule (a failure fails certification). SHOULD: the public service
+   * does it and the spec is silent; a failure fails only a `--strict` run.
+   */
+  level: z.enum(['MUST', 'SHOULD']).default('MUST'),
   requires: z
     .strictObject({
       capabilities: z.array(Requirement).default([]),

@@ -7,11 +7,15 @@ import { Execution } from './route'
 export const IdAndAmount = z.tuple([IntegerString, IntegerString])
 export type IdAndAmount = z.infer<typeof IdAndAmount>
 
-/** Authorization: a signed EIP-7702 authorization (spec: Resources › IntentOp). */
+/**
+ * Authorization: a signed EIP-7702 authorization (spec: Resources › IntentOp). The spec types
+ * `nonce` as a string; the public SDK 1.x sends viem's number, so both are accepted (a widened
+ * request validation, which needs no new version).
+ */
 export const Authorization = z.looseObject({
   chainId: z.number().int().nonnegative(),
   address: Address,
-  nonce: z.string(),
+  nonce: z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]),
   yParity: z.number().int().min(0).max(1),
   r: Hex,
   s: Hex,

@@ -169,3 +169,16 @@ export const WebhookEventList = z.looseObject({
   nextCursor: z.string().nullable(),
 })
 export type WebhookEventList = z.infer<typeof WebhookEventList>
+
+/** Body of POST /deposit-processor/webhooks/events/resend-failed (a devnet extension of facts §1's resend): how many failed events at most. */
+export const WebhookResendFailedRequest = z
+  .object({ limit: z.number().int().min(1).max(1_000).optional() })
+  .optional()
+export type WebhookResendFailedRequest = z.infer<typeof WebhookResendFailedRequest>
+
+/** Answer of POST /deposit-processor/webhooks/events/resend-failed (extends facts §1's resend): the failed events queued again. */
+export const WebhookResendFailedResponse = z.looseObject({
+  resent: z.number().int().min(0),
+  eventIds: z.array(z.string()),
+})
+export type WebhookResendFailedResponse = z.infer<typeof WebhookResendFailedResponse>

@@ -50,9 +50,21 @@ export type ClockAdvanceRequest = z.infer<typeof ClockAdvanceRequest>
 export const RevertRequest = z.object({ id: z.string().min(1) })
 export type RevertRequest = z.infer<typeof RevertRequest>
 
+/** Largest USD price `POST /_devnet/prices` accepts (DESIGN: devnet control API): fee arithmetic stays exact below it. */
+export const MAX_PRICE_USD = 1e12
+/** Smallest USD price accepted (DESIGN: devnet control API): the price table keeps 1e-8 USD, so anything smaller would be 0. */
+export const MIN_PRICE_USD = 1e-8
+
 /** Body of POST /_devnet/prices: USD price per token symbol. (DESIGN: devnet control API) */
 export const PricesRequest = z.object({
-  prices: z.record(z.string().min(1), z.number().positive().finite()),
+  prices: z.record(
+    z.string().min(1).max(32),
+    z
+      .number()
+      .finite()
+      .min(MIN_PRICE_USD, `Too small: a price must be at least ${MIN_PRICE_USD} USD (limit)`)
+      .max(MAX_PRICE_USD, `Too big: a price must be at most ${MAX_PRICE_USD} USD (limit)`),
+  ),
 })
 export type PricesRequest = z.infer<typeof PricesRequest>
 

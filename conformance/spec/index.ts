@@ -39,9 +39,12 @@ import {
   WebhookEvent,
   WebhookEventList,
   WebhookEventListQuery,
+  WebhookResendFailedRequest,
+  WebhookResendFailedResponse,
 } from './depositProcessor'
 import { ClockAdvanceRequest, DevnetManifest, FaultsRequest, PricesRequest } from './devnet'
 import { AlpsErrorEnvelope, BlancErrorEnvelope } from './errors'
+import { Portfolio, PortfolioQuery, PortfolioToken } from './portfolio'
 import { AccountAccessList, Execution, RouteOptions, RouteRequest, TokenRequest } from './route'
 import { BlancIntentStatus, IntentStatus } from './status'
 import { SignedIntentOp, SubmissionResult, SubmitIntentOperationRequest } from './submission'
@@ -61,6 +64,7 @@ export * from './common'
 export * from './depositProcessor'
 export * from './devnet'
 export * from './errors'
+export * from './portfolio'
 export * from './route'
 export * from './status'
 export * from './submission'
@@ -145,6 +149,16 @@ export const specSchemas = {
     section:
       'facts §1: GET /deposit-processor/webhooks/events, POST /deposit-processor/webhooks/events/{id}/resend, POST /deposit-processor/webhooks/test',
   },
+  WebhookResendFailedRequest: {
+    schema: WebhookResendFailedRequest,
+    section:
+      'devnet: POST /deposit-processor/webhooks/events/resend-failed (docs/deposit-processor.md › Delivery)',
+  },
+  WebhookResendFailedResponse: {
+    schema: WebhookResendFailedResponse,
+    section:
+      'devnet: POST /deposit-processor/webhooks/events/resend-failed (docs/deposit-processor.md › Delivery)',
+  },
   WebhookDeliveryAttempt: {
     schema: WebhookDeliveryAttempt,
     section: 'facts §1: GET /deposit-processor/webhooks/events',
@@ -165,6 +179,9 @@ export const specSchemas = {
   ClockAdvanceRequest: { schema: ClockAdvanceRequest, section: 'DESIGN: devnet control API' },
   PricesRequest: { schema: PricesRequest, section: 'DESIGN: devnet control API' },
   FaultsRequest: { schema: FaultsRequest, section: 'DESIGN: devnet control API' },
+  Portfolio: { schema: Portfolio, section: 'facts §1: GET /accounts/{address}/portfolio' },
+  PortfolioToken: { schema: PortfolioToken, section: 'facts §1: GET /accounts/{address}/portfolio' },
+  PortfolioQuery: { schema: PortfolioQuery, section: 'facts §1: GET /accounts/{address}/portfolio' },
 } as const satisfies Record<string, SpecSchemaEntry>
 
 export type SpecSchemaName = keyof typeof specSchemas

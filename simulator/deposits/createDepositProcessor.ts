@@ -71,6 +71,8 @@ export type DepositProcessor = {
   listWebhookEvents(tenant: string, query?: PageQuery): Promise<WebhookEventList>
   /** Delivers one event again (same eventId and body, a fresh retry budget); undefined when there is no such event. */
   resendWebhookEvent(tenant: string, eventId: string): Promise<WebhookEvent | undefined>
+  /** Queues a tenant's failed events again (at most `limit`); answers their ids. */
+  resendFailedWebhookEvents(tenant: string, limit?: number): Promise<string[]>
   /** Queues a `test` event (`"test": true`) for the webhook (facts §1: POST /deposit-processor/webhooks/test). */
   sendTestEvent(tenant: string): Promise<WebhookEvent>
   /** The webhook outbox (benches and tests wait on its changes). */
@@ -137,6 +139,7 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
     getDeposit: async (tenant, id) => getDeposit(store, tenantIdOf(tenant), id),
     listWebhookEvents: async (tenant, query = {}) => outbox.list(tenantIdOf(tenant), query),
     resendWebhookEvent: (tenant, eventId) => outbox.resend(tenantIdOf(tenant), eventId),
+    resendFailedWebhookEvents: async (tenant, limit) => outbox.resendFailed(tenantIdOf(tenant), limit),
     sendTestEvent: async (tenant) =>
       outbox.enqueue({
         tenant: tenantIdOf(tenant),

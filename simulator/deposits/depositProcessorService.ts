@@ -21,6 +21,7 @@ export function createDepositProcessorService(
     getDeposit: (id) => processor.getDeposit(tenant, id),
     listWebhookEvents: (query) => processor.listWebhookEvents(tenant, query),
     resendWebhookEvent: (id) => processor.resendWebhookEvent(tenant, id),
+    resendFailedWebhookEvents: (limit) => processor.resendFailedWebhookEvents(tenant, limit),
     sendTestEvent: () => processor.sendTestEvent(tenant),
   }
 }

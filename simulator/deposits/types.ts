@@ -66,6 +66,8 @@ export interface DepositProcessorService {
   listWebhookEvents(query: WebhookEventListQuery): Promise<WebhookEventList>
   /** undefined → 404. */
   resendWebhookEvent(id: string): Promise<WebhookEvent | undefined>
+  /** Queues every failed event again (at most `limit`), each with a fresh retry window; answers their ids. */
+  resendFailedWebhookEvents?(limit?: number): Promise<string[]>
   /** Queues a test event (`test: true`) for the configured webhook (facts §1). */
   sendTestEvent(): Promise<WebhookEvent>
 }

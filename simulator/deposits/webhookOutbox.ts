@@ -7,21 +7,24 @@ import { type PageQuery, paginate } from './paginate'
 
 /** How failed deliveries are retried. */
 export type RetryPolicy = {
-  /** Attempts per (re)send before the event is marked failed. Default 8. */
+  /** Attempts per (re)send before the event is marked failed. Default 1,000 (the window ends first). */
   maxAttempts: number
+  /** How long, in devnet-clock ms from its (re)send, an event is retried before it is failed. Default 24 h. */
+  windowMs: number
   /** Delay before the first retry; doubles each time. Default 500 ms. */
   baseDelayMs: number
-  /** Cap of one delay. Default 30 s. */
+  /** Cap of one delay. Default 1 h. */
   maxDelayMs: number
   /** A receiver that has not answered by then counts as a failed attempt. Default 5 s. */
   timeoutMs: number
 }
 
-/** The retry policy of docs/deposit-processor.md › Delivery: 8 attempts, 0.5 s doubling up to 30 s, 5 s timeout. */
+/** The retry policy of docs/deposit-processor.md › Delivery: 24 h of devnet clock, 0.5 s doubling up to 1 h, 5 s timeout. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 8,
+  maxAttempts: 1_000,
+  windowMs: 24 * 60 * 60 * 1000,
   baseDelayMs: 500,
-  maxDelayMs: 30_000,
+  maxDelayMs: 60 * 60 * 1000,
   timeoutMs: 5_000,
 }
 
@@ -41,9 +44,14 @@ export type WebhookEventRecord = {
   attempts: WebhookAttempt[]
   /** Attempts since the last (re)send: the retry budget counts these. */
   round: number
-  /** Wall-clock ms of the next attempt while pending. */
+  /** Devnet-clock ms of the next attempt while pending. */
   nextAttemptAt: number | null
+  /** Devnet-clock ms the current retry window began (the event's creation or last resend). */
+  roundStartedAt?: number | undefined
 }
+
+/** Longest real time the outbox sleeps while events are pending: it notices devnet clock jumps within it. */
+const POLL_MS = 1_000
 
 /** Where a tenant's events go right now. */
 export type WebhookTarget = { url: string; secret: string | null }
@@ -80,7 +88,11 @@ export type EnqueueParameters = {
 export type WebhookOutbox = ReturnType<typeof createWebhookOutbox>
 
 /** Exponential backoff with equal jitter: half the doubled delay, plus a random part of the other half. */
-export function retryDelayMs(round: number, policy: RetryPolicy, random: () => number = Math.random): number {
+export function retryDelayMs(
+  round: number,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+  random: () => number = Math.random,
+): number {
   const delay = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, round - 1))
   return Math.round(delay / 2 + (random() * delay) / 2)
 }
@@ -119,6 +131,7 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
       seq = Math.max(seq, record.seq)
     }
     for (const record of events.values()) if (record.status === 'pending') pending.add(record)
+    for (const record of events.values()) record.roundStartedAt ??= now()
     // Compact: one line per event (a torn last line dropped), written atomically, then appended to.
     const lines = [...events.values()].sort((a, b) => a.seq - b.seq)
     writeJsonLinesAtomicSync(logPath, lines)
@@ -139,6 +152,18 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
     nextAttemptAt: record.nextAttemptAt === null ? null : new Date(record.nextAttemptAt).toISOString(),
     payload: JSON.parse(record.body),
   })
+
+  const windowEnd = (record: WebhookEventRecord) => (record.roundStartedAt ?? now()) + policy.windowMs
+
+  /** Starts a fresh retry window for a resent event. */
+  function rearm(record: WebhookEventRecord): void {
+    record.status = 'pending'
+    record.round = 0
+    record.roundStartedAt = now()
+    record.nextAttemptAt = now()
+    pending.add(record)
+    persist(record)
+  }
 
   async function attempt(record: WebhookEventRecord): Promise<void> {
     const target = parameters.target(record.tenant)
@@ -162,13 +187,14 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
       record.status = 'delivered'
       record.nextAttemptAt = null
       pending.delete(record)
-    } else if (record.round >= policy.maxAttempts) {
+    } else if (record.round >= policy.maxAttempts || now() >= windowEnd(record)) {
       record.status = 'failed'
       record.nextAttemptAt = null
       pending.delete(record)
     } else {
       record.status = 'pending'
-      record.nextAttemptAt = Date.now() + retryDelayMs(record.round, policy, random)
+      // The last attempt falls at the window's end at the latest: never fail before trying then.
+      record.nextAttemptAt = Math.min(windowEnd(record), now() + retryDelayMs(record.round, policy, random))
       pending.add(record)
     }
     persist(record)
@@ -191,7 +217,7 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
     if (!running) return
     if (timer) clearTimeout(timer)
     timer = undefined
-    const wall = Date.now()
+    const wall = now()
     let nextDue = Number.POSITIVE_INFINITY
     const due: WebhookEventRecord[] = []
     for (const record of pending) {
@@ -205,8 +231,11 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
       if (inFlight.size >= concurrency) break
       launch(record)
     }
-    if (inFlight.size < concurrency && nextDue !== Number.POSITIVE_INFINITY)
-      timer = setTimeout(pump, Math.max(0, nextDue - wall))
+    if (inFlight.size < concurrency && nextDue !== Number.POSITIVE_INFINITY) {
+      // Capped, so an advanced devnet clock makes due events go within POLL_MS.
+      timer = setTimeout(pump, Math.min(POLL_MS, Math.max(0, nextDue - wall)))
+      timer.unref()
+    }
   }
 
   return {
@@ -236,7 +265,8 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
         status: 'pending',
         attempts: [],
         round: 0,
-        nextAttemptAt: Date.now(),
+        nextAttemptAt: now(),
+        roundStartedAt: now(),
       }
       events.set(eventId, record)
       pending.add(record)
@@ -262,14 +292,20 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
     async resend(tenant: string, eventId: string): Promise<WebhookEvent | undefined> {
       const record = events.get(eventId)
       if (!record || record.tenant !== tenant) return undefined
-      record.status = 'pending'
-      record.round = 0
-      record.nextAttemptAt = Date.now()
-      pending.add(record)
-      persist(record)
+      rearm(record)
       if (!inFlight.has(eventId)) await launch(record)
       else await Promise.all([...flights])
       return view(record)
+    },
+
+    /** Sends every failed event of `tenant` again (a fresh retry window each); answers their ids. */
+    resendFailed(tenant: string, limit = 1_000): string[] {
+      const failed = [...events.values()]
+        .filter((record) => record.tenant === tenant && record.status === 'failed')
+        .slice(0, limit)
+      for (const record of failed) rearm(record)
+      pump()
+      return failed.map((record) => record.eventId)
     },
 
     /** Starts delivering (pending events of a previous run first). */

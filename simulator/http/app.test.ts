@@ -577,6 +577,7 @@ describe('quotes are sent as built', () => {
           routeAlps: async () => built as never,
           routeBlanc: async () => built as never,
           resetQuotes: async () => {},
+          portfolio: async () => ({ portfolio: [] }),
         },
       },
     )

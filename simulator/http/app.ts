@@ -2,9 +2,11 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { serializerCompiler } from 'fastify-type-provider-zod'
 import type { Faults } from '../faults/faults'
+import { handleClientError, handleConnectionErrors } from './connectionErrors'
 import type { HttpServices } from './domainServices'
+import { limitJsonBodies } from './jsonLimits'
 import { auth } from './plugins/auth'
-import { errors } from './plugins/errors'
+import { errors, frameworkErrors } from './plugins/errors'
 import { registerOpenApi } from './plugins/openapi'
 import { generateTraceId, traceId } from './plugins/traceId'
 import { versioning } from './plugins/versioning'
@@ -12,6 +14,7 @@ import { depositProcessorRoutes } from './routes/depositProcessor'
 import { devnetRoutes } from './routes/devnet'
 import { healthRoutes } from './routes/health'
 import { intentRoutes } from './routes/intents'
+import { portfolioRoutes } from './routes/portfolio'
 import { withdrawalRoutes } from './routes/withdrawals'
 import { trustingSerializerCompiler } from './trustedResponse'
 import type { HttpConfig } from './types'
@@ -25,6 +28,8 @@ export type BuildAppOptions = {
 
 /** Default largest body: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
+/** Default time a request (headers and body) may take to arrive: 30 s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
 
 /**
  * Builds the service's Fastify app: trace ids, errors, auth, versioning and validation as
@@ -50,7 +55,13 @@ export async function buildApp(
     bodyLimit: config.bodyLimit ?? DEFAULT_BODY_LIMIT,
     genReqId: generateTraceId,
     requestIdHeader: false,
+    requestTimeout: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    // Node checks request timeouts on this interval; the default 30 s would double the timeout.
+    http: { connectionsCheckingInterval: 1_000 },
+    frameworkErrors,
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<ZodTypeProvider>()
+  handleConnectionErrors(app)
 
   app.decorate('services', services)
   app.decorate('faults', faults)
@@ -60,6 +71,7 @@ export async function buildApp(
   app.setSerializerCompiler(trustingSerializerCompiler(serializerCompiler))
   // JSON only: any other content type answers 400 in the envelope rather than being parsed as text.
   app.removeContentTypeParser(['text/plain'])
+  limitJsonBodies(app)
 
   await app.register(traceId)
   await app.register(errors)
@@ -76,6 +88,7 @@ export async function buildApp(
   await app.register(healthRoutes)
   await app.register(intentRoutes)
   await app.register(withdrawalRoutes)
+  await app.register(portfolioRoutes)
   await app.register(depositProcessorRoutes)
   await app.register(devnetRoutes)
   return app

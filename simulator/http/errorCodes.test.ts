@@ -30,14 +30,17 @@ test('the table has the codes and statuses of the public service', () => {
   expect(statuses).toMatchInlineSnapshot(`
     {
       "CONFLICT": 409,
+      "EXPECTATION_FAILED": 417,
       "EXTERNAL_SERVICE_TIMEOUT": 504,
       "FORBIDDEN": 403,
+      "HEADERS_TOO_LARGE": 431,
       "INSUFFICIENT_LIQUIDITY": 422,
       "INTERNAL_ERROR": 500,
       "KEY_SCOPE_DENIED": 403,
       "NOT_FOUND": 404,
       "PAYLOAD_TOO_LARGE": 413,
       "RELAYER_MARKET_UNAVAILABLE": 503,
+      "REQUEST_TIMEOUT": 408,
       "SETTLEMENT_EXECUTION_ERROR": 502,
       "SETTLEMENT_QUOTE_ERROR": 502,
       "SIMULATION_FAILED": 422,

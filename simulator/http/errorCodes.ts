@@ -33,7 +33,15 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'A withdrawal for the same account and lock is already in progress.',
   },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    meaning: 'The request (headers and body) did not arrive within the request timeout.',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The body is larger than the service accepts.' },
+  EXPECTATION_FAILED: {
+    status: 417,
+    meaning: 'The `Expect` header asks for something other than `100-continue`.',
+  },
   UNPROCESSABLE_CONTENT: {
     status: 422,
     meaning: 'The request is well-formed but cannot be carried out as asked.',
@@ -44,6 +52,7 @@ export const ERROR_CODES = {
   },
   SIMULATION_FAILED: { status: 422, meaning: 'Simulating the intent or its executions on chain failed.' },
   TOO_MANY_REQUESTS: { status: 429, meaning: 'Rate limit reached; retry after the `Retry-After` header.' },
+  HEADERS_TOO_LARGE: { status: 431, meaning: 'The request headers are larger than the service accepts.' },
   INTERNAL_ERROR: {
     status: 500,
     meaning: 'An unexpected failure inside the service; the trace id identifies it.',

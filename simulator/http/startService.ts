@@ -21,6 +21,8 @@ export type StartServiceParameters = {
   /** Reject requests without `x-api-version`. */
   strictVersion?: boolean | undefined
   bodyLimit?: number | undefined
+  /** Time a request (headers and body) may take to arrive, in ms (default 30 s). */
+  requestTimeoutMs?: number | undefined
   logger?: boolean | undefined
   /** The services routes delegate to. */
   services: HttpServices
@@ -61,6 +63,7 @@ export async function startService(parameters: StartServiceParameters): Promise<
       apiKeys: [apiKey],
       strictVersion: parameters.strictVersion,
       bodyLimit: parameters.bodyLimit,
+      requestTimeoutMs: parameters.requestTimeoutMs,
       logger: parameters.logger,
     },
     parameters.services,

@@ -10,6 +10,8 @@ export type HttpConfig = {
   strictVersion?: boolean | undefined
   /** Largest accepted body, in bytes (default 1 MiB); larger answers 413. */
   bodyLimit?: number | undefined
+  /** Time a request (headers and body) may take to arrive, in ms (default 30 s); later answers 408. */
+  requestTimeoutMs?: number | undefined
   /** Fastify's logger option (default off). */
   logger?: boolean | Record<string, unknown> | undefined
 }

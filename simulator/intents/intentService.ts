@@ -114,7 +114,9 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
     },
 
     async submitQuoted(intentId: string, request: BlancSubmitRequest): Promise<BlancSubmitResponse> {
-      const stored: StoredQuote<StoredQuotedIntent> | undefined = quotes.consume(intentId)
+      // Only looked at here: an invalid or dry-run submit must not hold the quote while it is
+      // checked, or a valid submit racing it would answer a false 404.
+      const stored: StoredQuote<StoredQuotedIntent> | undefined = quotes.get(intentId)
       // Fault: answer a repeated submit as if it were accepted (the rule says 404).
       const earlier = parameters.faults.has('intents.accept-duplicate')
         ? store.getByIntentId(intentId)
@@ -128,18 +130,21 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
         destinationSignature: request.signatures.destination as Hex,
         setupOps: quoted.account.setupOps.map((op) => ({ to: getAddress(op.to), data: op.data })),
       }
-      try {
-        refuseDuplicate(signed.intentOp)
-        await check(signed, true)
-        if (request.options?.dryRun) {
-          const simulation = await relayer.simulate(signed)
-          // Nothing was sent: the quote can still be submitted for real.
-          quotes.restore(stored)
-          return { intentId, ...dryRunBody(simulation) }
-        }
-      } catch (error) {
-        quotes.restore(stored)
-        throw error
+      refuseDuplicate(signed.intentOp)
+      await check(signed, true)
+      if (request.options?.dryRun) {
+        // Nothing was sent and nothing taken: the quote can still be submitted for real.
+        const simulation = await relayer.simulate(signed)
+        return { intentId, ...dryRunBody(simulation) }
+      }
+      // Consumed only now, by a submit that passed every check: of two valid racing submits,
+      // the first to get here wins and the other answers 404 (the quote was already submitted).
+      if (!quotes.consume(intentId)) {
+        const winner = parameters.faults.has('intents.accept-duplicate')
+          ? store.getByIntentId(intentId)
+          : undefined
+        if (winner) return { intentId, id: winner.id, status: winner.status }
+        throw new QuoteNotFoundError(intentId)
       }
       const record = await accept(signed, intentId, 'blanc')
       return { intentId, id: record.id, status: record.status }

@@ -6,11 +6,16 @@ export interface PriceService {
   setPrices(prices: Record<string, number>): Promise<Record<string, number>>
 }
 
-/** A price that is not a positive finite number; nothing changed. */
+/** Largest price the table keeps (USD): above it, fee arithmetic in 1e-8 USD loses exactness. */
+export const MAX_PRICE_USD = 1e12
+/** Smallest price the table keeps (USD): prices are kept in 1e-8 USD. */
+export const MIN_PRICE_USD = 1e-8
+
+/** A price that is not a finite number within [MIN_PRICE_USD, MAX_PRICE_USD]; nothing changed. */
 export class InvalidPriceError extends BaseError {
   override name = 'Prices.InvalidPriceError'
   constructor(symbols: string[]) {
-    super(`Prices must be positive numbers: ${symbols.join(', ')}.`, {
+    super(`Prices must be numbers from ${MIN_PRICE_USD} to ${MAX_PRICE_USD} USD: ${symbols.join(', ')}.`, {
       data: { symbols },
       docsPath: 'docs/quoting.md',
     })
@@ -56,7 +61,7 @@ export function createPriceTable(initial: Readonly<Record<string, number>> = DEF
     all: () => Object.fromEntries(table),
     async setPrices(prices) {
       const bad = Object.entries(prices).filter(
-        ([, p]) => typeof p !== 'number' || !Number.isFinite(p) || p <= 0,
+        ([, p]) => typeof p !== 'number' || !Number.isFinite(p) || p < MIN_PRICE_USD || p > MAX_PRICE_USD,
       )
       if (bad.length) throw new InvalidPriceError(bad.map(([s]) => s))
       for (const [symbol, price] of Object.entries(prices)) table.set(symbol.toUpperCase(), price)

@@ -122,13 +122,22 @@ export async function buildIntentOp(parameters: BuildIntentOpParameters): Promis
     toLockId(DEVNET_LOCK_TAG, r.token.address).toString(),
     r.amount.toString(),
   ])
-  const settlementContext = {
-    settlementLayer,
-    fundingMethod: plan.method,
-    using7579: account.isSmartAccount,
-    gasRefund: { token: NO_GAS_REFUND.token, exchangeRate: 0, overhead: 0 },
+  // Every field the spec lists is present; bridgeFill and prefundAmount are placeholders (the
+  // relayer fills from its own funds: no OFT bridge, no prefund; docs/quoting.md).
+  const qualifierOf = (chainId: number) => {
+    const layer: SettlementLayer = chainId === destinationChainId ? 'SAME_CHAIN' : settlementLayer
+    return {
+      settlementContext: {
+        settlementLayer: layer,
+        fundingMethod: plan.method,
+        using7579: account.isSmartAccount,
+        gasRefund: { token: NO_GAS_REFUND.token, exchangeRate: 0, overhead: 0 },
+        prefundAmount: 0,
+        bridgeFill: { destinationChainId, type: 'OFT' },
+      },
+      encodedVal: qualifierValue(layer, plan.method, account.isSmartAccount),
+    }
   }
-  const encodedVal = qualifierValue(settlementLayer, plan.method, account.isSmartAccount)
 
   const elements: Element[] = plan.chainIds.map((chainId) => {
     const idsAndAmounts = new Map<bigint, bigint>()
@@ -145,6 +154,7 @@ export async function buildIntentOp(parameters: BuildIntentOpParameters): Promis
       chainId: String(chainId),
       idsAndAmounts: pairs,
       spendTokens: pairs,
+      swapOrigins: {},
       mandate: {
         recipient,
         tokenOut,
@@ -152,8 +162,9 @@ export async function buildIntentOp(parameters: BuildIntentOpParameters): Promis
         fillDeadline,
         preClaimOps: toOp(parameters.preClaimExecutions?.[String(chainId)]),
         destinationOps,
-        qualifier: { settlementContext, encodedVal },
+        qualifier: qualifierOf(chainId),
         minGas: parameters.minGas.toString(),
+        swapDestinations: [],
       },
     }
   })
@@ -166,6 +177,8 @@ export async function buildIntentOp(parameters: BuildIntentOpParameters): Promis
     serverSignature: '0x',
     signedMetadata: parameters.signedMetadata,
     targetExecutionNonce,
+    signedAuthorizations: [],
+    recipientSignedAuthorizations: [],
   }
   const signed = signOnce(unsigned, parameters.server)
   const intentOp = parameters.signNow === false ? unsigned : await signed()

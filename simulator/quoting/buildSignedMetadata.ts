@@ -1,3 +1,4 @@
+import { zeroAddress } from 'viem'
 import type { EmissaryConfig, SignedMetadata, SponsorFee } from '../../conformance/spec'
 import type { CheckedRouteRequest } from './checkRouteRequest'
 import type { RequestFees } from './fees'
@@ -16,6 +17,46 @@ export type BuildSignedMetadataParameters = {
   emissaryConfig: EmissaryConfig | undefined
 }
 
+/** The OP-stack chains whose `opGasParams` the spec lists. */
+const OP_STACK_CHAINS = new Set(['10', '8453'])
+
+/**
+ * Placeholder L1 fee parameters of an OP-stack chain (docs/quoting.md): the devnet chain's own
+ * base fee as `l1BaseFee` (a devnet value; there is no L1 behind an Anvil chain), blob base fee
+ * 1 wei, and OP mainnet's Ecotone scalars. The devnet charges no L1 fee.
+ */
+const opGasParamsOf = (gasPrices: Readonly<Record<string, string>>) =>
+  Object.fromEntries(
+    Object.entries(gasPrices)
+      .filter(([chainId]) => OP_STACK_CHAINS.has(chainId))
+      .map(([chainId, wei]) => [
+        chainId,
+        { l1BaseFee: wei, l1BlobBaseFee: '1', baseFeeScalar: '1368', blobFeeScalar: '810949' },
+      ]),
+  )
+
+/**
+ * `requiredDelegations` by chain: the SDK 1.x asks for an EIP-7702 delegation under chain `0`
+ * (any chain) and signs one authorization per key, so `0` becomes every chain of the route.
+ */
+const delegationsByChain = (
+  delegations: Readonly<Record<string, unknown>> | undefined,
+  chainIds: readonly number[],
+): Record<string, unknown> => {
+  if (!delegations) return {}
+  const { 0: any, ...perChain } = delegations
+  if (any === undefined) return { ...delegations }
+  return { ...Object.fromEntries(chainIds.map((c) => [String(c), any])), ...perChain }
+}
+
+/** The recipient's `emissaryConfig` placeholder: the devnet configures no emissary for a recipient. */
+const NO_EMISSARY: EmissaryConfig = {
+  validatorAddress: zeroAddress,
+  emissaryAddress: zeroAddress,
+  emissaryEnable: { allocatorSig: '0x', userSig: '0x' },
+  settings: { allocator: zeroAddress },
+}
+
 /**
  * The IntentOp's `signedMetadata` for one route (docs/quoting.md): the prices and gas prices it
  * was quoted with, the account (with its funding context and, for a smart account's Compact
@@ -24,14 +65,20 @@ export type BuildSignedMetadataParameters = {
 export function buildSignedMetadata(parameters: BuildSignedMetadataParameters): SignedMetadata {
   const { checked, plan, tokenPrices, gasPrices, sponsorFee, fees, emissaryConfig } = parameters
   const { request, account, recipient, requests } = checked
+  const gasPriceStrings = Object.fromEntries(
+    Object.entries(gasPrices).map(([chainId, wei]) => [chainId, String(wei)]),
+  )
+  const recipientIsSmart = (request.recipient?.accountType ?? 'EOA') !== 'EOA'
+  const routeChains = [...new Set([...plan.chainIds, checked.destinationChainId])]
   return {
     tokenPrices,
-    gasPrices: Object.fromEntries(Object.entries(gasPrices).map(([chainId, wei]) => [chainId, String(wei)])),
+    gasPrices: gasPriceStrings,
+    opGasParams: opGasParamsOf(gasPriceStrings),
     account: {
       address: account.address,
       accountType: account.accountType,
       setupOps: account.setupOps,
-      ...(account.delegations ? { requiredDelegations: account.delegations } : {}),
+      requiredDelegations: delegationsByChain(account.delegations, routeChains),
       accountContext: {
         isSmartAccount: account.isSmartAccount,
         fundingMethod: plan.method,
@@ -40,21 +87,28 @@ export function buildSignedMetadata(parameters: BuildSignedMetadataParameters): 
       ...(emissaryConfig ? { emissaryConfig } : {}),
     },
     schemeId: 'v1',
-    ...(request.recipient
-      ? {
-          recipient: {
-            address: recipient,
-            accountType: request.recipient.accountType ?? 'EOA',
-            setupOps: request.recipient.setupOps ?? [],
-          },
-        }
-      : {}),
+    // Always present, with the account's extras (the spec: "the same extras as account").
+    recipient: {
+      address: recipient,
+      accountType: request.recipient?.accountType ?? account.accountType,
+      setupOps: request.recipient?.setupOps ?? (request.recipient ? [] : account.setupOps),
+      requiredDelegations:
+        request.recipient?.delegations ?? (request.recipient ? {} : (account.delegations ?? {})),
+      accountContext: request.recipient
+        ? { isSmartAccount: recipientIsSmart, using7579: recipientIsSmart }
+        : { isSmartAccount: account.isSmartAccount, using7579: account.isSmartAccount },
+      emissaryConfig: NO_EMISSARY,
+    },
     fees: {
       sponsorFee,
       protocolFees: Object.fromEntries(
         requests.map((r, i) => [r.token.address.toLowerCase(), (fees[i]?.all.protocolFee ?? 0n).toString()]),
       ),
     },
+    // The tokens the destination executions receive: the requested tokens, when there are any.
+    executionTokensReceived: checked.destinationExecutions?.length
+      ? requests.map((r) => r.token.address)
+      : [],
     ...(request.preClaimExecutions ? { preClaimExecutions: request.preClaimExecutions } : {}),
   }
 }

@@ -1,3 +1,4 @@
+import { getAddress } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { BlancRouteResponse } from '../../conformance/spec'
 import type { Faults } from '../faults/faults'
@@ -9,9 +10,10 @@ import { InsufficientLiquidityError } from './errors'
 import { FEE_MODEL } from './fees'
 import { type QuoteContext, quote } from './quote'
 import type { QuoteStore } from './quoteStore'
-import type { RoundTripScope } from './readBalances'
+import { type RoundTripScope, readBalances } from './readBalances'
 import { toAlpsRoute } from './toAlpsRoute'
 import { toBlancRoute } from './toBlancRoute'
+import { toPortfolio } from './toPortfolio'
 import { toTokenRequirement } from './toTokenRequirement'
 import type { QuotingService, StoredQuotedIntent } from './types'
 
@@ -113,6 +115,9 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
     },
     async resetQuotes() {
       quotes.reset()
+    },
+    async portfolio(account, filter) {
+      return toPortfolio(await readBalances(balances.chains, getAddress(account)), filter)
     },
   }
 }

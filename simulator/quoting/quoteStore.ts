@@ -15,7 +15,12 @@ export type CreateQuoteStoreParameters = {
    * 800 times a second with 4 routes would otherwise hold ~1M routes (GBs) for a 300 s lifetime.
    */
   maxQuotes?: number | undefined
+  /** How often expired quotes are swept on a timer, in ms of real time (default 10 s; 0 = never). */
+  sweepIntervalMs?: number | undefined
 }
+
+/** Default interval of the expired-quote sweep: 10 s. */
+export const DEFAULT_SWEEP_INTERVAL_MS = 10_000
 
 /** Quotes a store keeps at most, by default (~150 MB of blanc routes). */
 export const DEFAULT_MAX_QUOTES = 50_000
@@ -40,6 +45,10 @@ export type QuoteStore<T> = {
   /** Forgets every quote, as a restart would (spec: States, rule 3). */
   reset(): void
   readonly size: number
+  /** Forgets every expired quote now (the timer calls it too). */
+  sweep(): void
+  /** Stops the sweep timer (the timer is unref'd, so it never keeps the process alive). */
+  close(): void
 }
 
 /**
@@ -55,6 +64,7 @@ export function createQuoteStore<T>({
   ttlSeconds,
   faults,
   maxQuotes = DEFAULT_MAX_QUOTES,
+  sweepIntervalMs = DEFAULT_SWEEP_INTERVAL_MS,
 }: CreateQuoteStoreParameters): QuoteStore<T> {
   // Fault: quotes outlive their lifetime, so a late submit is not 404.
   const expired = (stored: StoredQuote<T>) =>
@@ -84,6 +94,14 @@ export function createQuoteStore<T>({
       quotes.delete(id)
     }
   }
+
+  /** Every expired quote, in any order (a quote restored or made before a clock move included). */
+  function sweepAll() {
+    for (const [id, stored] of quotes) if (expired(stored)) quotes.delete(id)
+  }
+  // Without it, quotes expired after a load ends would stay in memory until the next quote.
+  const timer = sweepIntervalMs > 0 ? setInterval(sweepAll, sweepIntervalMs) : undefined
+  timer?.unref()
 
   /** Keeps at most `maxQuotes`: the oldest go first. */
   function bound() {
@@ -119,6 +137,10 @@ export function createQuoteStore<T>({
     },
     get size() {
       return quotes.size
+    },
+    sweep: sweepAll,
+    close() {
+      if (timer) clearInterval(timer)
     },
   }
 }

@@ -5,6 +5,7 @@ import type {
   AlpsRouteResponse,
   BlancRouteResponse,
   IntentOp,
+  Portfolio,
   RouteRequest,
 } from '../../conformance/spec'
 import type { TokenInfo } from '../../contracts/addresses'
@@ -18,11 +19,13 @@ import type { TypedDataJson } from '../eip712/typedData'
 export type FundingMethod = 'COMPACT' | 'PERMIT2'
 
 /**
- * The settlement layer the devnet quotes: claims through IntentArbiter (docs/settlement.md).
- * Not `INTENT_EXECUTOR`: with that value the SDK 1.x signs SingleChainOps for every origin element,
- * which no claim can use. Destination ops are authorized by `signData.destination` (SingleChainOps).
+ * The settlement layers the devnet quotes (docs/quoting.md, "Enumerations"): `INTENT_ARBITER`, a
+ * variant of our own (claims through the IntentArbiter from Compact locks or Permit2; the SDK 1.x
+ * treats it as unknown and falls back to signing the funding method's typed data), and the spec's
+ * `SAME_CHAIN` for an element on the destination chain. Not `INTENT_EXECUTOR`: with that value the
+ * SDK 1.x signs SingleChainOps for every origin element, which no claim can use.
  */
-export type SettlementLayer = 'INTENT_ARBITER'
+export type SettlementLayer = 'INTENT_ARBITER' | 'SAME_CHAIN'
 
 /** Account kinds the service accepts (`account.accountType`); `ERC7579` is what the public SDK sends for a smart account. */
 export const ACCOUNT_TYPES = ['EOA', 'smartAccount', 'ERC7579'] as const
@@ -121,6 +124,14 @@ export interface QuotingService {
   routeBlanc(request: RouteRequest): Promise<BlancRouteResponse>
   /** Empties the quote store, as a restart would (`POST /_devnet/quotes/reset`). */
   resetQuotes(): Promise<void>
+  /** What `account` holds, locked and unlocked, per token and chain (`GET /accounts/{address}/portfolio`). */
+  portfolio(account: string, filter?: PortfolioFilter): Promise<Portfolio>
+}
+
+/** Narrows a portfolio to some chains, and to some tokens (symbol or address) per chain. */
+export type PortfolioFilter = {
+  chainIds?: readonly number[] | undefined
+  tokens?: readonly { chainId: number; token: string }[] | undefined
 }
 
 /** What an account holds of one token on one chain (read-only: decoded holdings are frozen and shared). */

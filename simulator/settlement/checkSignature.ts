@@ -24,6 +24,8 @@ const erc1271Abi = parseAbi([
  * Whether `signature` is the signer's over `typedData` on `chainId`: undefined when it is,
  * otherwise why not. ECDSA first; then ERC-1271 through eth_call for an account with code, or,
  * for an account not deployed yet, its setup calls and `isValidSignature` in one Multicall3 eth_call.
+ * `delegation`: the EIP-7702 delegate the intent's authorization names for this chain; while it is
+ * not applied, the eth_call overrides the account's code with that delegation (0xef0100 ‖ delegate).
  */
 export async function checkSignature(
   devnet: Pick<SettlementDevnet, 'chain'>,
@@ -32,6 +34,7 @@ export async function checkSignature(
   typedData: TypedDataJson,
   signature: Hex,
   setupOps: SignedIntent['setupOps'],
+  delegation?: Address | undefined,
 ): Promise<string | undefined> {
   const hash = hashTypedData(toTypedDataDefinition(typedData))
   // An EOA (or a 7702-delegated EOA signing with its own key): plain ECDSA.
@@ -39,12 +42,14 @@ export async function checkSignature(
   if (recovered === signer) return undefined
   const { publicClient } = devnet.chain(chainId)
   const code = await publicClient.getCode({ address: signer })
+  const designator = delegation ? (`0xef0100${delegation.slice(2)}` as Hex) : undefined
+  const pendingDelegation = designator !== undefined && code?.toLowerCase() !== designator.toLowerCase()
   const validate = encodeFunctionData({
     abi: erc1271Abi,
     functionName: 'isValidSignature',
     args: [hash, signature],
   })
-  if (code && code !== '0x') {
+  if (code && code !== '0x' && !pendingDelegation) {
     const result = await publicClient
       .call({ to: signer, data: validate })
       .then((r) => r.data)
@@ -60,7 +65,11 @@ export async function checkSignature(
   ]
   const data = encodeFunctionData({ abi: Multicall3.abi, functionName: 'aggregate3', args: [calls] })
   const result = await publicClient
-    .call({ to: addresses.multicall3, data })
+    .call({
+      to: addresses.multicall3,
+      data,
+      ...(pendingDelegation ? { stateOverride: [{ address: signer, code: designator }] } : {}),
+    })
     .then((r) =>
       r.data
         ? decodeFunctionResult({ abi: Multicall3.abi, functionName: 'aggregate3', data: r.data })

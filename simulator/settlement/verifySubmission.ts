@@ -1,4 +1,4 @@
-import { type Address, getAddress } from 'viem'
+import { type Address, getAddress, type Hex } from 'viem'
 import { addresses } from '../../contracts/addresses'
 import type { TypedDataJson } from '../eip712/typedData'
 import { compactTypedData, permit2TypedData, singleChainOpsTypedData, toOpJson } from '../eip712/typedData'
@@ -8,6 +8,7 @@ import type { SignedIntent } from '../intents/types'
 import { verifyServerSignature } from '../signing/serverSignature'
 import { checkSignature } from './checkSignature'
 import { fundingMethodOf, hasDestinationOps } from './contractArgs'
+import { originSignatureIndex } from './fillMandateArgs'
 import type { SettlementDevnet } from './types'
 
 /** Parameters of {@link verifySubmission}. */
@@ -23,7 +24,9 @@ export type VerifySubmissionParameters = {
  * signature (so a changed field is refused), the elements (arbiter, chains), the count of origin
  * signatures, each signature against the sponsor over the typed data docs/settlement.md gives
  * (ECDSA for an EOA, ERC-1271 through eth_call for an account with code, or for a counterfactual
- * account after its setup calls in the same eth_call), and the deadlines on the devnet clock.
+ * account after its setup calls in the same eth_call), the destination signature on the
+ * destination chain (a repeated origin signature over its element's Mandate, or a SingleChainOps
+ * signature over the destination ops), and the deadlines on the devnet clock.
  * Returns every problem found (empty: the submission may be accepted).
  */
 export async function verifySubmission(parameters: VerifySubmissionParameters): Promise<SubmissionProblem[]> {
@@ -95,37 +98,56 @@ export async function verifySubmission(parameters: VerifySubmissionParameters): 
   if (problems.length > 0) return problems
 
   const sponsor = getAddress(intentOp.sponsor)
-  const checks = intentOp.elements.map(async (element, i) => {
-    const typedData =
-      fundingMethodOf(element) === 'COMPACT'
-        ? compactTypedData(intentOp)
-        : permit2TypedData(element, intentOp.nonce, intentOp.expires)
+  /** The EIP-7702 delegate the intent's authorizations name for a chain (chain id 0 = any chain). */
+  const delegationOn = (chainId: number) => {
+    const found = (intentOp.signedAuthorizations ?? []).find((a) => a.chainId === chainId || a.chainId === 0)
+    return found ? getAddress(found.address) : undefined
+  }
+  /** undefined when `signature` is the sponsor's over the origin typed data of `element` on `chainId`, else why not. */
+  const checkOrigin = async (
+    element: (typeof intentOp.elements)[number],
+    chainId: number,
+    signature: Hex,
+  ) => {
+    const typedData = originTypedData(intentOp, element)
     const check = (data: TypedDataJson) =>
-      checkSignature(
-        devnet,
-        Number(element.chainId),
-        sponsor,
-        data,
-        signed.originSignatures[i]!,
-        signed.setupOps,
-      )
-    let failure = await check(typedData)
-    // The public SDK 1.x signs compacts for the older Compact address; our Compact accepts
-    // that domain too (contracts/README.md), so the service does as well.
+      checkSignature(devnet, chainId, sponsor, data, signature, signed.setupOps, delegationOn(chainId))
+    const failure = await check(typedData)
+    // The public SDK 1.x signs compacts for the older Compact address; our Compact (and the
+    // IntentExecutor) accept that domain too (contracts/README.md), so the service does as well.
     if (failure && typedData.primaryType === 'MultichainCompact')
-      failure = (await check({
+      return (await check({
         ...typedData,
         domain: { ...typedData.domain, verifyingContract: addresses.compactLegacy },
       }))
         ? failure
         : undefined
+    return failure
+  }
+  const checks = intentOp.elements.map(async (element, i) => {
+    const failure = await checkOrigin(element, Number(element.chainId), signed.originSignatures[i]!)
     if (failure)
       problems.push({
         field: `originSignatures[${i}]`,
-        message: `The ${typedData.primaryType} signature for chain ${element.chainId} is not the sponsor's: ${failure}.`,
+        message: `The ${originTypedData(intentOp, element).primaryType} signature for chain ${element.chainId} is not the sponsor's: ${failure}.`,
       })
   })
-  if (hasDestinationOps(intentOp))
+  const repeated = originSignatureIndex(signed)
+  if (repeated !== undefined)
+    checks.push(
+      (async () => {
+        // The destination signature is an origin signature (the public SDK 1.x): the IntentExecutor
+        // verifies it on the destination over the element's Mandate, whose destOps it runs.
+        const element = intentOp.elements[repeated]!
+        const failure = await checkOrigin(element, destination, signed.destinationSignature)
+        if (failure)
+          problems.push({
+            field: 'destinationSignature',
+            message: `It repeats originSignatures[${repeated}], which does not verify on chain ${destination} over elements[${repeated}]'s ${originTypedData(intentOp, element).primaryType} (its Mandate commits to the destination ops): the destination ops or another signed field differ from what the sponsor signed, or the signature is not the sponsor's: ${failure}.`,
+          })
+      })(),
+    )
+  else if (hasDestinationOps(intentOp))
     checks.push(
       (async () => {
         const refund = mandate.qualifier.settlementContext.gasRefund
@@ -151,23 +173,25 @@ export async function verifySubmission(parameters: VerifySubmissionParameters): 
           typedData,
           signed.destinationSignature,
           signed.setupOps,
+          delegationOn(destination),
         )
-        if (failure) {
-          // The public SDK 1.x (alps) sends its last origin signature as the destination signature
-          // unless the settlement layer is INTENT_EXECUTOR: say so, it is the usual cause.
-          const same = signed.originSignatures.findIndex(
-            (s) => s.toLowerCase() === signed.destinationSignature.toLowerCase(),
-          )
+        if (failure)
           problems.push({
             field: 'destinationSignature',
-            message:
-              same >= 0
-                ? `It is originSignatures[${same}] (an origin signature, which is what the public SDK 1.x sends for alps intents), not a SingleChainOps signature over the destination ops; the IntentExecutor cannot verify it, so this intent's destination executions cannot run. Sign the SingleChainOps typed data (IntentExecutor domain, destination chain, nonce = intent nonce; blanc returns it as signData.destination) or quote without destinationExecutions.`
-                : `The SingleChainOps signature for the destination ops is not the sponsor's: ${failure}.`,
+            message: `It is neither one of the origin signatures (whose Mandate commits to the destination ops; what the public SDK 1.x sends) nor the sponsor's SingleChainOps signature over the destination ops (IntentExecutor domain, chain ${destination}, nonce = intent nonce; blanc's signData.destination): ${failure}.`,
           })
-        }
       })(),
     )
   await Promise.all(checks)
   return problems.sort((a, b) => a.field.localeCompare(b.field))
+}
+
+/** The typed data the sponsor signs for `element` (docs/settlement.md): the MultichainCompact or its Permit2 batch witness. */
+function originTypedData(
+  intentOp: SignedIntent['intentOp'],
+  element: SignedIntent['intentOp']['elements'][number],
+) {
+  return fundingMethodOf(element) === 'COMPACT'
+    ? compactTypedData(intentOp)
+    : permit2TypedData(element, intentOp.nonce, intentOp.expires)
 }

@@ -268,16 +268,9 @@ describe('the public SDK 1.x, unmodified, against startSimulator', () => {
     expect(await hasCode(10, address)).toBe(true)
   }, 120_000)
 
-  it('cannot settle an alps intent with destination calls: the service refuses it with a 400 naming destinationSignature, nothing sent', async () => {
-    const sdk = new RhinestoneSDK({
-      apiKey: sim.apiKey,
-      endpointUrl: sim.baseUrl,
-      provider: { type: 'custom', urls: rpcUrls() },
-    })
-    const account = await sdk.createAccount({
-      owners: { type: 'ecdsa', accounts: [owner('sdk with calls')] },
-    })
-    const address = getAddress(account.getAddress())
+  it('refuses an alps intent whose destination signature is forged, or whose destination ops differ from the signed Mandate: 400 naming destinationSignature, nothing sent', async () => {
+    const account = await nexusAccountFor(sim.devnet.chain(10).publicClient, owner('sdk with calls'))
+    const address = account.address
     await depositToCompactFor(sim.devnet, funder(0), 10, 'USDC', usdc(40), address)
     const relayerNonces = async () =>
       Promise.all(
@@ -286,22 +279,48 @@ describe('the public SDK 1.x, unmodified, against startSimulator', () => {
         ),
       )
     const nonces = await relayerNonces()
-    const error = await account
-      .sendTransaction({
-        sourceChains: [optimism],
-        targetChain: base,
-        calls: [{ to: COUNTER, data: bump(3n).data }],
-        tokenRequests: [{ address: tokenAddress(DEST, 'USDC'), amount: usdc(5) }],
-      })
-      .then(
-        () => undefined,
-        (e: unknown) => e as Error & { context?: unknown; statusCode?: number },
-      )
-    expect(error, 'the SDK submission should be refused').toBeDefined()
-    const text = `${error?.message} ${JSON.stringify(error?.context ?? {})}`
-    expect(error?.statusCode).toBe(400)
-    expect(text).toMatch(/destinationSignature: It is originSignatures\[0\] \(an origin signature/)
-    expect(text).toMatch(/not a SingleChainOps signature/)
+    const route = await http.call(
+      'POST',
+      '/intents/route',
+      {
+        destinationChainId: DEST,
+        tokenRequests: [{ tokenAddress: tokenAddress(DEST, 'USDC'), amount: usdc(5).toString() }],
+        account: { address, accountType: 'ERC7579', setupOps: account.setupOps },
+        accountAccessList: { chainIds: [10] },
+        destinationExecutions: [bump(3n)],
+      },
+      ALPS,
+    )
+    expect(route.status, JSON.stringify(route.body)).toBe(200)
+    const intentOp = route.body.intentOp
+    const originSignatures = [await signAs(account.signer, compactTypedData(intentOp))]
+    // Forged: a stranger's signature over the same origin typed data.
+    const forged = await signAs({ kind: 'EOA', account: owner('forger') }, compactTypedData(intentOp))
+    const refusedForged = await http.call('POST', '/intent-operations', {
+      signedIntentOp: { ...intentOp, originSignatures, destinationSignature: forged },
+    })
+    expect(refusedForged.status).toBe(400)
+    expect(JSON.stringify(refusedForged.body)).toMatch(
+      /destinationSignature: It is neither one of the origin signatures/,
+    )
+    // Ops changed after the quote: the server signature no longer matches.
+    const changed = structuredClone(intentOp)
+    changed.elements[0].mandate.destinationOps.ops[0].data = bump(300n).data
+    const refusedChanged = await http.call('POST', '/intent-operations', {
+      signedIntentOp: { ...changed, originSignatures, destinationSignature: originSignatures[0] },
+    })
+    expect(refusedChanged.status).toBe(400)
+    expect(JSON.stringify(refusedChanged.body)).toMatch(/serverSignature/)
+    // The sponsor signed other ops than the quoted ones: its origin signature, sent as the
+    // destination signature (as the SDK does), does not cover the ops the intent carries.
+    const otherOps = await signAs(account.signer, compactTypedData(changed))
+    const refusedOther = await http.call('POST', '/intent-operations', {
+      signedIntentOp: { ...intentOp, originSignatures: [otherOps], destinationSignature: otherOps },
+    })
+    expect(refusedOther.status).toBe(400)
+    expect(JSON.stringify(refusedOther.body)).toMatch(
+      /destinationSignature: It repeats originSignatures\[0\], which does not verify on chain 8453/,
+    )
     // Nothing reached a chain: no relayer transaction, no deployment, no state change.
     expect(await relayerNonces()).toEqual(nonces)
     expect(await hasCode(DEST, address)).toBe(false)

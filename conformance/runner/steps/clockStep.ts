@@ -40,11 +40,12 @@ export async function clockStep(step: ClockStep, run: StepRun): Promise<void> {
     )
     return
   }
-  if (clock.fallback === 'wait' && seconds <= clock.maxWaitSeconds) {
+  const maxWait = context.maxWaitSeconds ?? clock.maxWaitSeconds
+  if (clock.fallback === 'wait' && seconds <= maxWait) {
     await sleep(seconds * 1000)
     return
   }
   throw new NotApplicableError(
-    `no control API to advance the clock, and ${seconds}s is longer than the ${clock.maxWaitSeconds}s the scenario may wait`,
+    `no control API to advance the clock, and ${seconds}s is longer than the ${maxWait}s the run may wait (--max-wait)`,
   )
 }

@@ -54,9 +54,11 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
 
   if (expect.anyOf) results.push(evaluateAnyOf(expect.anyOf, response))
   for (const { name, ok, expected, actual, message } of results)
-    check(name, ok, { expected, actual, message, exchange }, spec)
+    check(name, ok, { expected, actual, message, exchange, level: expect.level }, spec)
 
   const missing = captureValues(vars, step.capture, (path) => readCapture(response, path))
+  // A capture missing from an answer that already failed adds no failure: the step has failed.
+  if (results.some((r) => !r.ok)) return
   for (const { name, source } of missing)
     check(`capture ${name}`, false, {
       expected: `a value at ${source}`,

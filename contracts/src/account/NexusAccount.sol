@@ -4,6 +4,7 @@ pragma solidity ^0.8.30;
 import {Execution, IERC7579Validator, MODULE_TYPE_EXECUTOR, MODULE_TYPE_VALIDATOR} from "./IERC7579.sol";
 import {ModuleManager} from "./ModuleManager.sol";
 import {SentinelList} from "./SentinelList.sol";
+import {ECDSA} from "../lib/ECDSA.sol";
 
 /// @title NexusAccount
 /// @notice A minimal ERC-7579 smart account, placed at the SDK's Nexus 1.2.0 implementation
@@ -14,7 +15,8 @@ import {SentinelList} from "./SentinelList.sol";
 /// 20 bytes (zero = the default validator, the OwnableValidator).
 /// @dev No constructor and no immutables: the code is placed with `anvil_setCode`. Not
 /// supported (revert): delegatecall and static call types, fallback and hook modules,
-/// ERC-4337 `validateUserOp` (the devnet has no bundler), EIP-7702 initialisation.
+/// ERC-4337 `validateUserOp` (the devnet has no bundler). EIP-7702: an EOA delegated to this
+/// code is initialised by anyone holding the EOA's `Initialize` signature (as the SDK makes it).
 contract NexusAccount is ModuleManager {
     using SentinelList for mapping(address => address);
 
@@ -32,7 +34,16 @@ contract NexusAccount is ModuleManager {
     /// @notice A call in TRY mode failed; the batch went on (index within the batch, revert data).
     event TryExecuteUnsuccessful(uint256 batchExecutionIndex, bytes result);
 
+    /// @notice The SDK's EIP-7702 init signature: `Initialize(address nexus,uint256[] chainIds,bytes initData)`
+    /// under the domain `{name: 'Nexus', version: '1.2.0'}` (no chain id, no verifying contract).
+    bytes32 internal constant INITIALIZE_TYPEHASH = keccak256("Initialize(address nexus,uint256[] chainIds,bytes initData)");
+    bytes32 internal constant NEXUS_DOMAIN_SEPARATOR = keccak256(
+        abi.encode(keccak256("EIP712Domain(string name,string version)"), keccak256("Nexus"), keccak256("1.2.0"))
+    );
+
     error AccountAlreadyInitialized();
+    error Invalid7702InitData();
+    error Invalid7702InitSignature();
     error BootstrapHasNoCode(address bootstrap);
     error UnauthorizedCaller(address caller);
     error ExecutorNotInstalled(address caller);
@@ -56,7 +67,53 @@ contract NexusAccount is ModuleManager {
 
     /// @notice Called once, by the proxy's constructor: `initData` is `abi.encode(address bootstrap,
     /// bytes bootstrapCall)`; the bootstrap is delegatecalled with `bootstrapCall`.
-    function initializeAccount(bytes calldata initData) external payable onlyInitializing {
+    ///
+    /// For an EOA delegated here with EIP-7702 (no proxy constructor runs), anyone may call it with
+    /// `initData` = the EOA's 65-byte `Initialize` signature ‖ chainIdIndex ‖ chainIds.length ‖
+    /// chainIds ‖ the same `abi.encode(bootstrap, bootstrapCall)` (the SDK's `getEip7702InitCall`);
+    /// `chainIds[chainIdIndex]` must be 0 (any chain) or this chain.
+    function initializeAccount(bytes calldata initData) external payable {
+        if (_isInitializing()) return _initialize(initData);
+        address nexus = _delegate();
+        if (nexus == address(0)) revert NotInitializing();
+        if (initData.length < 129) revert Invalid7702InitData();
+        uint256 index = uint256(bytes32(initData[65:97]));
+        uint256 length = uint256(bytes32(initData[97:129]));
+        uint256 end = 129 + length * 32;
+        if (index >= length || initData.length < end) revert Invalid7702InitData();
+        uint256[] memory chainIds = new uint256[](length);
+        for (uint256 i = 0; i < length; ++i) {
+            chainIds[i] = uint256(bytes32(initData[129 + i * 32:161 + i * 32]));
+        }
+        if (chainIds[index] != 0 && chainIds[index] != block.chainid) revert Invalid7702InitData();
+        bytes calldata accountInit = initData[end:];
+        bytes32 structHash = keccak256(
+            abi.encode(INITIALIZE_TYPEHASH, nexus, keccak256(abi.encodePacked(chainIds)), keccak256(accountInit))
+        );
+        bytes32 digest = keccak256(abi.encodePacked(hex"1901", NEXUS_DOMAIN_SEPARATOR, structHash));
+        if (ECDSA.recover(digest, initData[0:65]) != address(this)) revert Invalid7702InitSignature();
+        // The bootstrap runs only while initialising (the proxy's constructor sets this flag).
+        assembly ("memory-safe") {
+            tstore(INITIALIZING_SLOT, 1)
+        }
+        _initialize(accountInit);
+        assembly ("memory-safe") {
+            tstore(INITIALIZING_SLOT, 0)
+        }
+    }
+
+    /// The implementation an EIP-7702 delegated EOA points to (its code is 0xef0100 ‖ address), else zero.
+    function _delegate() internal view returns (address) {
+        bytes memory code = address(this).code;
+        if (code.length != 23 || code[0] != 0xef || code[1] != 0x01 || code[2] != 0x00) return address(0);
+        address delegate;
+        assembly ("memory-safe") {
+            delegate := shr(96, mload(add(code, 35)))
+        }
+        return delegate;
+    }
+
+    function _initialize(bytes calldata initData) internal {
         AccountStorage storage $ = _accountStorage();
         if ($.initialized) revert AccountAlreadyInitialized();
         $.initialized = true;

@@ -2,6 +2,13 @@
 pragma solidity ^0.8.27;
 
 import {Ops, Op, GasRefund, SingleChainOps, ExecutorTypesLib} from "./ExecutorTypes.sol";
+import {OriginAuthorization, OriginAuthorizationLib} from "./OriginAuthorization.sol";
+import {Mandate, Token} from "../settlement/MandateLib.sol";
+import {SafeTransferLib} from "../lib/SafeTransferLib.sol";
+
+interface IERC20Balance {
+    function balanceOf(address owner) external view returns (uint256);
+}
 
 /// The slice of an ERC-7579 account the executor calls.
 interface IERC7579Execution {
@@ -33,6 +40,15 @@ interface IERC1271 {
 ///      is passed through untouched (an ERC-7579 account's starts with its 20-byte validator).
 ///
 ///      `gasRefund` is bound by the signature and emitted; the devnet charges no refund.
+///
+///      A second entry point, `executeMandateOps`, runs a Mandate's `destOps` on the strength of
+///      the sponsor's ORIGIN signature (MultichainCompact or Permit2 batch witness, whose Mandate
+///      witness commits to `destOps`): what the public SDK 1.x sends as its destination signature.
+///      Only the IntentFiller may call it, in the same transaction that delivers the Mandate's
+///      Target, so the ops never run before (or without) the tokens they were signed to follow.
+///      A sponsor without code (a plain EOA) cannot be called back: the filler then delivers the
+///      Target's tokens to this contract, which makes the calls itself and sends whatever of those
+///      tokens is left to the recipient (a multicall handler; it holds nothing between fills).
 contract IntentExecutor {
     /// ERC-7579 mode: call type batch (0x01), exec type default (0x00), no selector or payload.
     bytes32 internal constant BATCH_MODE = bytes32(uint256(0x01) << 248);
@@ -41,6 +57,8 @@ contract IntentExecutor {
     bytes32 internal constant NAME_HASH = keccak256("IntentExecutor");
     bytes32 internal constant VERSION_HASH = keccak256("v0.0.1");
     uint256 internal constant MODULE_TYPE_EXECUTOR = 2;
+    /// The IntentFiller (docs/settlement.md): the only caller of `executeMandateOps`.
+    address internal constant FILLER = 0x00000000000000000000000000000000F111E400;
     /// secp256k1n / 2: larger `s` values are malleable and refused.
     uint256 internal constant HALF_N = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
 
@@ -52,6 +70,7 @@ contract IntentExecutor {
     event OpsExecuted(
         address indexed account, uint256 indexed nonce, bytes32 digest, uint256 opCount, GasRefund gasRefund
     );
+    event MandateOpsExecuted(address indexed account, uint256 indexed nonce, bytes32 digest, uint256 opCount);
     event ModuleInstalled(address indexed account);
     event ModuleUninstalled(address indexed account);
 
@@ -59,6 +78,8 @@ contract IntentExecutor {
     error InvalidSignature(address account);
     error AccountHasNoCode(address account);
     error ExecutionFailed(address account, bytes reason);
+    error NotFiller(address caller);
+    error WrongTargetChain(uint256 targetChain, uint256 chainId);
 
     /// @notice Verifies `signature` over `ops` from `ops.account`, consumes the nonce and has the
     ///         account run `ops.op.ops` as one ERC-7579 batch. Anyone may submit.
@@ -76,14 +97,38 @@ contract IntentExecutor {
         if (!_isValidSignature(account, digest, signature)) revert InvalidSignature(account);
 
         uint256 count = ops.op.ops.length;
-        if (count > 0) {
-            if (account.code.length == 0) revert AccountHasNoCode(account);
-            (bool ok, bytes memory ret) = account.call(
-                abi.encodeCall(IERC7579Execution.executeFromExecutor, (BATCH_MODE, abi.encode(ops.op.ops)))
-            );
-            if (!ok) revert ExecutionFailed(account, ret);
-        }
+        _execute(account, ops.op.ops);
         emit OpsExecuted(account, ops.nonce, digest, count, ops.gasRefund);
+    }
+
+    /// @notice Runs `mandate.destOps` from `sponsor` after verifying `signature`, the sponsor's
+    ///         origin signature over the typed data `auth` describes with `mandate` as its witness
+    ///         (ECDSA for an account without code or a 7702-delegated EOA, else ERC-1271). Consumes
+    ///         the nonce `nonce` of `sponsor` (the same space as `executeSingleChainOps`, so an
+    ///         intent's ops run once whichever signature authorizes them). Only the IntentFiller.
+    /// @return digest The origin digest that was verified.
+    function executeMandateOps(
+        address sponsor,
+        uint256 nonce,
+        Mandate calldata mandate,
+        OriginAuthorization calldata auth,
+        bytes calldata signature
+    ) external returns (bytes32 digest) {
+        if (msg.sender != FILLER) revert NotFiller(msg.sender);
+        if (mandate.target.targetChain != block.chainid) {
+            revert WrongTargetChain(mandate.target.targetChain, block.chainid);
+        }
+        if (_nonceUsed[sponsor][nonce]) revert NonceAlreadyUsed(sponsor, nonce);
+        _nonceUsed[sponsor][nonce] = true;
+        bytes32 second;
+        (digest, second) = OriginAuthorizationLib.digests(sponsor, nonce, mandate, auth);
+        if (!_isValidSignature(sponsor, digest, signature)) {
+            if (second == bytes32(0) || !_isValidSignature(sponsor, second, signature)) revert InvalidSignature(sponsor);
+            digest = second;
+        }
+        if (sponsor.code.length == 0) _executeAsHandler(mandate);
+        else _execute(sponsor, mandate.destOps.ops);
+        emit MandateOpsExecuted(sponsor, nonce, digest, mandate.destOps.ops.length);
     }
 
     /// @notice The EIP-712 digest an account signs for `ops` on this chain and at this address.
@@ -137,7 +182,40 @@ contract IntentExecutor {
         return _installed[smartAccount];
     }
 
+    /// Accepts the native value a fill for a sponsor without code delivers here.
+    receive() external payable {}
+
     // ---- internals ----
+
+    /// The calls of a sponsor without code, made by this contract with the tokens the fill
+    /// delivered here; what is left of them goes to the recipient.
+    function _executeAsHandler(Mandate calldata mandate) internal {
+        Ops[] calldata ops = mandate.destOps.ops;
+        for (uint256 i = 0; i < ops.length; ++i) {
+            (bool ok, bytes memory ret) = ops[i].to.call{value: ops[i].value}(ops[i].data);
+            if (!ok) revert ExecutionFailed(ops[i].to, ret);
+        }
+        Token[] calldata tokens = mandate.target.tokenOut;
+        address recipient = mandate.target.recipient;
+        for (uint256 i = 0; i < tokens.length; ++i) {
+            address token = tokens[i].token;
+            if (token == address(0)) {
+                if (address(this).balance > 0) SafeTransferLib.safeTransferETH(recipient, address(this).balance);
+            } else {
+                uint256 left = IERC20Balance(token).balanceOf(address(this));
+                if (left > 0) SafeTransferLib.safeTransfer(token, recipient, left);
+            }
+        }
+    }
+
+    /// Has `account` run `ops` as one ERC-7579 batch (nothing for an empty list).
+    function _execute(address account, Ops[] calldata ops) internal {
+        if (ops.length == 0) return;
+        if (account.code.length == 0) revert AccountHasNoCode(account);
+        (bool ok, bytes memory ret) =
+            account.call(abi.encodeCall(IERC7579Execution.executeFromExecutor, (BATCH_MODE, abi.encode(ops))));
+        if (!ok) revert ExecutionFailed(account, ret);
+    }
 
     function _hashTypedData(bytes32 structHash) internal view returns (bytes32) {
         return keccak256(abi.encodePacked(hex"1901", DOMAIN_SEPARATOR(), structHash));

@@ -2,13 +2,22 @@
 pragma solidity ^0.8.27;
 
 import {SingleChainOps} from "../executor/ExecutorTypes.sol";
-import {Token, Target, MandateLib} from "./MandateLib.sol";
+import {OriginAuthorization} from "../executor/OriginAuthorization.sol";
+import {Token, Target, Mandate, MandateLib} from "./MandateLib.sol";
 import {SafeTransferLib} from "../lib/SafeTransferLib.sol";
 
 interface IIntentExecutor {
     function executeSingleChainOps(SingleChainOps calldata ops, bytes calldata signature)
         external
         returns (bytes32 digest);
+
+    function executeMandateOps(
+        address sponsor,
+        uint256 nonce,
+        Mandate calldata mandate,
+        OriginAuthorization calldata auth,
+        bytes calldata signature
+    ) external returns (bytes32 digest);
 }
 
 /// Destination operations to run after delivery: the account's `SingleChainOps` and its signature,
@@ -16,6 +25,15 @@ interface IIntentExecutor {
 struct DestinationExecution {
     address executor;
     SingleChainOps ops;
+    bytes signature;
+}
+
+/// Destination operations authorized by the sponsor's origin signature (what the public SDK 1.x
+/// sends as its destination signature): the Mandate's `destOps` run through the IntentExecutor,
+/// which rebuilds the origin digest from `authorization` and the Mandate and verifies `signature`.
+struct MandateExecution {
+    address executor;
+    OriginAuthorization authorization;
     bytes signature;
 }
 
@@ -74,28 +92,10 @@ contract IntentFiller {
         uint128 minGas,
         DestinationExecution calldata destination
     ) external payable returns (bytes32 fillId) {
-        if (block.timestamp > target.fillExpiry) revert FillExpired(target.fillExpiry, block.timestamp);
-        if (target.targetChain != block.chainid) revert WrongTargetChain(target.targetChain, block.chainid);
-        fillId = MandateLib.fillId(sponsor, nonce, target);
-        if (_fills[fillId].relayer != address(0)) revert AlreadyFilled(fillId);
-        // Recorded before any external call: a token or an op calling back cannot fill twice.
-        _fills[fillId] = FillRecord(msg.sender, uint64(block.timestamp), uint64(block.number));
-
-        uint256 native;
-        for (uint256 i = 0; i < target.tokenOut.length; ++i) {
-            Token calldata t = target.tokenOut[i];
-            if (t.token == address(0)) native += t.amount;
-            else SafeTransferLib.safeTransferFrom(t.token, msg.sender, target.recipient, t.amount);
-        }
-        if (native != msg.value) revert NativeValueMismatch(native, msg.value);
-        if (native > 0) SafeTransferLib.safeTransferETH(target.recipient, native);
-
+        fillId = _deliver(sponsor, nonce, target, target.recipient);
         bytes32 digest;
         if (destination.executor != address(0)) {
-            if (destination.executor != EXECUTOR && destination.executor != EXECUTOR_DEV) {
-                revert UnknownExecutor(destination.executor);
-            }
-            if (gasleft() < minGas) revert InsufficientGas(minGas, gasleft());
+            _checkExecutor(destination.executor, minGas);
             // A failing op (or a bad signature, or a used nonce) reverts the whole fill.
             try IIntentExecutor(destination.executor).executeSingleChainOps(destination.ops, destination.signature)
             returns (bytes32 d) {
@@ -105,6 +105,63 @@ contract IntentFiller {
             }
         }
         emit Filled(fillId, sponsor, nonce, msg.sender, target.recipient, target.tokenOut, target.fillExpiry, digest);
+    }
+
+    /// @notice Delivers `mandate.target` as `fill` does, then has the IntentExecutor run
+    ///         `mandate.destOps` from `sponsor` on the strength of the sponsor's origin signature
+    ///         over that Mandate (`destination.authorization` says which typed data it signed).
+    ///         With no destination ops, nothing is verified here (the origin claims verify it).
+    /// @return fillId As `fill`: the Target is `mandate.target`.
+    function fillMandate(address sponsor, uint256 nonce, Mandate calldata mandate, MandateExecution calldata destination)
+        external
+        payable
+        returns (bytes32 fillId)
+    {
+        Target calldata target = mandate.target;
+        bool withOps = mandate.destOps.ops.length > 0;
+        // A sponsor without code cannot run calls: the executor makes them with the tokens.
+        address to = withOps && sponsor.code.length == 0 ? destination.executor : target.recipient;
+        if (withOps) _checkExecutor(destination.executor, mandate.minGas);
+        fillId = _deliver(sponsor, nonce, target, to);
+        bytes32 digest;
+        if (withOps) {
+            try IIntentExecutor(destination.executor).executeMandateOps(
+                sponsor, nonce, mandate, destination.authorization, destination.signature
+            ) returns (bytes32 d) {
+                digest = d;
+            } catch (bytes memory reason) {
+                revert DestinationOpsFailed(reason);
+            }
+        }
+        emit Filled(fillId, sponsor, nonce, msg.sender, target.recipient, target.tokenOut, target.fillExpiry, digest);
+    }
+
+    /// Checks and records the fill, then delivers its tokens to `to` (the recipient, or the executor
+    /// that makes a codeless sponsor's calls). The record comes before any external call: a token
+    /// or an op calling back cannot fill twice.
+    function _deliver(address sponsor, uint256 nonce, Target calldata target, address to)
+        internal
+        returns (bytes32 fillId)
+    {
+        if (block.timestamp > target.fillExpiry) revert FillExpired(target.fillExpiry, block.timestamp);
+        if (target.targetChain != block.chainid) revert WrongTargetChain(target.targetChain, block.chainid);
+        fillId = MandateLib.fillId(sponsor, nonce, target);
+        if (_fills[fillId].relayer != address(0)) revert AlreadyFilled(fillId);
+        _fills[fillId] = FillRecord(msg.sender, uint64(block.timestamp), uint64(block.number));
+
+        uint256 native;
+        for (uint256 i = 0; i < target.tokenOut.length; ++i) {
+            Token calldata t = target.tokenOut[i];
+            if (t.token == address(0)) native += t.amount;
+            else SafeTransferLib.safeTransferFrom(t.token, msg.sender, to, t.amount);
+        }
+        if (native != msg.value) revert NativeValueMismatch(native, msg.value);
+        if (native > 0) SafeTransferLib.safeTransferETH(to, native);
+    }
+
+    function _checkExecutor(address executor, uint128 minGas) internal view {
+        if (executor != EXECUTOR && executor != EXECUTOR_DEV) revert UnknownExecutor(executor);
+        if (gasleft() < minGas) revert InsufficientGas(minGas, gasleft());
     }
 
     /// @notice The fill id of an intent's Target, as `fill` computes it.

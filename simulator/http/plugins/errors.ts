@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import { toEnvelope } from '../envelope'
 import { ApiError, ERROR_CODES, type ErrorCode } from '../errorCodes'
 import { toApiErrorOfDomain } from '../errorMapping'
+import { TRACE_ID_HEADER } from './traceId'
 import { resolveVersion, VERSION_HEADER } from './versioning'
 
 const codeByStatus = new Map<number, ErrorCode>()
@@ -48,6 +49,34 @@ export function toApiError(error: unknown, malformedJsonIs5xx = false, oversized
   })
 }
 
+/**
+ * Logs a 5xx with its trace id: through the request logger, and on stderr when request logging
+ * is off, so the trace id an error body points to is always in the service log.
+ */
+export function logServerError(request: FastifyRequest, error: unknown): void {
+  request.log.error({ err: error, traceId: request.id }, 'request failed')
+  if (request.server.httpConfig.logger) return
+  const err = error as Partial<Error> | undefined
+  process.stderr.write(
+    `${JSON.stringify({ level: 'error', time: Date.now(), traceId: request.id, method: request.method, url: request.url, msg: 'request failed', err: { name: err?.name, message: err?.message, stack: err?.stack } })}\n`,
+  )
+}
+
+/**
+ * Fastify's `frameworkErrors`: a URL that is not validly percent-encoded (FST_ERR_BAD_URL) or a
+ * path parameter over the length limit answers 400 in the envelope, not Fastify's own body.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    error.code === 'FST_ERR_BAD_URL'
+      ? `The URL is not validly percent-encoded: ${request.url.split('?')[0]}.`
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? 'A path parameter is longer than 100 characters.'
+        : `Bad request: ${error.message}`
+  reply.header(TRACE_ID_HEADER, request.id)
+  sendApiError(request, reply, new ApiError('VALIDATION_ERROR', message))
+}
+
 /** Sends an {@link ApiError} in the envelope of the request's version. */
 export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   const app = request.server
@@ -74,7 +103,10 @@ export const errors = fp(
         app.faults.has('errors.5xx-on-malformed-json'),
         app.faults.has('errors.5xx-on-oversized-body'),
       )
-      if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed')
+      if (apiError.statusCode >= 500) logServerError(request, error)
+      // Over the body limit: keep reading (and discarding) the rest, so the client that is still
+      // sending reads the 413 instead of a reset.
+      if (apiError.statusCode === 413) request.raw.resume()
       return sendApiError(request, reply, apiError)
     })
     app.setNotFoundHandler((request, reply) =>

@@ -14,9 +14,10 @@ export type ResolvedVersion = { version: ApiVersion; problem: VersionProblem | u
  * Resolves the version a request is served as. A missing, malformed or unknown header resolves
  * to alps (the default version) with the problem noted; whether the problem is an error is the
  * caller's decision. Error envelopes follow this too, so a bad header gets the alps envelope.
+ * An empty header is present, and malformed (it does not match YYYY-MM.name), not missing.
  */
 export function resolveVersion(header: string | string[] | undefined, faults?: Faults): ResolvedVersion {
-  if (header === undefined || header === '') {
+  if (header === undefined) {
     const version = faults?.has('version.missing-as-blanc') ? '2026-04.blanc' : '2026-01.alps'
     return { version, problem: 'missing' }
   }

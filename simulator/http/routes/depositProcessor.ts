@@ -13,6 +13,8 @@ import {
   WebhookEvent,
   WebhookEventList,
   WebhookEventListQuery,
+  WebhookResendFailedRequest,
+  WebhookResendFailedResponse,
 } from '../../../conformance/spec'
 import { ApiError } from '../errorCodes'
 
@@ -101,6 +103,22 @@ export const depositProcessorRoutes: FastifyPluginAsyncZod = async (app) => {
       const event = await service(request).resendWebhookEvent(request.params.id)
       if (!event) throw new ApiError('NOT_FOUND', `No webhook event ${request.params.id}.`)
       return event
+    },
+  })
+
+  app.post('/deposit-processor/webhooks/events/resend-failed', {
+    schema: {
+      tags: ['deposit processor'],
+      summary: 'Deliver every failed webhook event again (a fresh retry window each)',
+      body: WebhookResendFailedRequest,
+      response: { 200: WebhookResendFailedResponse },
+    },
+    handler: async (request) => {
+      // Optional on the service type only so that older stubs still type-check; the real one has it.
+      const resend = service(request).resendFailedWebhookEvents
+      if (!resend) throw new ApiError('NOT_FOUND', 'This deposit processor cannot resend failed events.')
+      const eventIds = await resend(request.body?.limit)
+      return { resent: eventIds.length, eventIds }
     },
   })
 

@@ -34,6 +34,7 @@ export function stubServices(overrides: Partial<HttpServices> = {}): HttpService
       routeAlps: reached('quoting.routeAlps'),
       routeBlanc: reached('quoting.routeBlanc'),
       resetQuotes: reached('quoting.resetQuotes'),
+      portfolio: reached('quoting.portfolio'),
     },
     intents: {
       submitOperation: reached('intents.submitOperation'),
@@ -53,6 +54,7 @@ export function stubServices(overrides: Partial<HttpServices> = {}): HttpService
       getDeposit: reached('depositProcessor.getDeposit'),
       listWebhookEvents: reached('depositProcessor.listWebhookEvents'),
       resendWebhookEvent: reached('depositProcessor.resendWebhookEvent'),
+      resendFailedWebhookEvents: reached('depositProcessor.resendFailedWebhookEvents'),
       sendTestEvent: reached('depositProcessor.sendTestEvent'),
     }),
     prices: { setPrices: reached('prices.setPrices') },

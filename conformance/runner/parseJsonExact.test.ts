@@ -1,0 +1,18 @@
+import { describe, expect, test } from 'vitest'
+import { parseJsonExact } from './parseJsonExact'
+
+describe('parseJsonExact', () => {
+  test('an integer beyond 2^53 becomes its exact decimal string; others stay numbers', () => {
+    const id = '21888242871839275222246405745257275088548364400416034343698204186575808495617'
+    expect(parseJsonExact(`{"id":${id},"n":[1,-2,3.5,1e3],"s":"9007199254740993 \\" ${id}"}`)).toEqual({
+      id,
+      n: [1, -2, 3.5, 1000],
+      s: `9007199254740993 " ${id}`,
+    })
+    expect(parseJsonExact('-9007199254740993')).toBe('-9007199254740993')
+  })
+
+  test('invalid JSON still throws', () => {
+    expect(() => parseJsonExact('{"a":')).toThrow()
+  })
+})

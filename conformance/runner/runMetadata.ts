@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { LoadedScenario } from '../scenario/loadScenarios'
+import type { Version } from '../scenario/schema'
+import type { RunMetadata, ScenarioResult } from './types'
+
+const runnerVersion = (() => {
+  try {
+    return (
+      JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }
+    ).version
+  } catch {
+    return 'unknown'
+  }
+})()
+
+/** The metadata of a run, for its reports. */
+export function runMetadata(parameters: {
+  scenarios: readonly LoadedScenario[]
+  results: readonly ScenarioResult[]
+  target: string
+  date: string
+  version?: Version | undefined
+}): RunMetadata {
+  const sorted = [...parameters.scenarios].sort((a, b) => a.id.localeCompare(b.id))
+  const packDigest = createHash('sha256')
+    .update(JSON.stringify(sorted.map(({ file: _f, ...content }) => content)))
+    .digest('hex')
+  const ran = new Set(parameters.results.filter((r) => r.status !== 'not-applicable').map((r) => r.id))
+  const versions = new Set<Version>()
+  for (const scenario of sorted) {
+    if (!ran.has(scenario.id)) continue
+    for (const step of scenario.steps) {
+      if (!('http' in step)) continue
+      const version = step.http.version ?? scenario.requires.version ?? parameters.version ?? 'blanc'
+      if (parameters.version && version !== parameters.version) continue // not run (--version)
+      if (version === 'alps' || version === 'blanc') versions.add(version)
+    }
+  }
+  return {
+    runnerVersion,
+    packDigest: `sha256:${packDigest}`,
+    target: parameters.target,
+    profile: 'spec',
+    versions: [...versions].sort(),
+    date: parameters.date,
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Benchmark of the conformance CLI as a user runs it: wall time of
+ * `intent-devnet conformance` (all packs, no --target: it starts its own simulator) from the
+ * command to its exit, beside `npm start` (`intent-devnet up --port 0`, its default four chains) from the command to the
+ * line saying it is up, alternating in the same run. Goal: all packs in less than 3x the start.
+ *
+ *   npx tsx scripts/bench/conformanceCli.ts [--runs 3]
+ */
+import { spawn } from 'node:child_process'
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const root = join(import.meta.dirname, '../..')
+const runsArg = process.argv.indexOf('--runs')
+const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+/** Milliseconds from spawning the CLI with `args` to its exit (or to `readyLine`, then it is stopped). */
+function time(args: string[], readyLine?: RegExp): Promise<{ ms: number; code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const started = performance.now()
+    const child = spawn(process.execPath, ['bin/intent-devnet.js', ...args], { cwd: root })
+    let out = ''
+    let ready = 0
+    const onData = (data: Buffer) => {
+      out += data
+      if (readyLine && !ready && readyLine.test(out)) {
+        ready = performance.now() - started
+        child.kill('SIGINT')
+      }
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    child.on('close', (code) => resolve({ ms: ready || performance.now() - started, code, out }))
+  })
+}
+
+const out = await mkdtemp(join(tmpdir(), 'bench-conformance-cli-'))
+const starts: number[] = []
+const packs: number[] = []
+for (let i = 0; i < runs; i++) {
+  const start = await time(['up', '--port', '0'], /is up at/)
+  starts.push(start.ms)
+  const all = await time(['conformance', '--reporter', 'json', '--out', out])
+  if (all.code !== 0) console.error(`conformance exited ${all.code}:\n${all.out.slice(-2000)}`)
+  packs.push(all.ms)
+}
+const s = median(starts)
+const p = median(packs)
+console.log(`npm start to ready (default chains):    ${(s / 1000).toFixed(2)} s (median of ${runs})`)
+console.log(`all packs through the CLI:            ${(p / 1000).toFixed(2)} s (median of ${runs})`)
+console.log(`ratio: ${(p / s).toFixed(2)}x (goal < 3x)`)

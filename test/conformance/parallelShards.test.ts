@@ -1,0 +1,29 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { runConformance } from '../../conformance/runner/runConformance'
+import { type LocalTarget, startLocalTarget } from '../../conformance/runner/startLocalTarget'
+import { loadScenarios } from '../../conformance/scenario/loadScenarios'
+
+let local: LocalTarget
+beforeAll(async () => {
+  local = await startLocalTarget()
+})
+afterAll(() => local?.stop())
+
+describe('two shards side by side against one simulator and one key', () => {
+  test('give the same verdicts as one run: scenarios that set per-key state are serialized on the key', async () => {
+    const scenarios = await loadScenarios({ packs: ['deposit-processor', 'webhooks', 'deposits'] })
+    const base = { target: local.target, apiKey: local.apiKey, scenarios, timeoutSeconds: 30 }
+    const shards = await Promise.all(
+      [1, 2].map((index) => runConformance({ ...base, shard: { index, total: 2 } })),
+    )
+    const verdicts = shards
+      .flatMap((run) => run.scenarios)
+      .map((s) => [s.id, s.status, s.checks.filter((c) => c.status === 'failed').map((c) => c.id)])
+      .sort()
+    expect(verdicts).toEqual(scenarios.map((s) => [s.id, 'passed', []]).sort())
+    const states = shards.flatMap((run) => run.scenarios.map((s) => s.keyState))
+    expect(new Set(states)).toEqual(new Set(["serialized on the run's key"]))
+    // Both shards really ran at once (each has scenarios that set state on the key).
+    for (const run of shards) expect(run.scenarios.length).toBeGreaterThan(0)
+  }, 240_000)
+})
