@@ -1,16 +1,13 @@
 import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
-import { type Browser, chromium } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Simulator, startSimulator } from '../../simulator/startSimulator'
-
-/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it). */
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+import { launchBrowser } from '../support/launchBrowser'
 
 describe('pages a person reads, in a real browser', () => {
   let browser: Browser
@@ -18,22 +15,7 @@ describe('pages a person reads, in a real browser', () => {
   let dir: string
 
   beforeAll(async () => {
-    if (!existsSync(executablePath))
-      throw new Error(
-        `No Chromium at ${executablePath}: install it (apt-get install chromium) or set CHROMIUM_PATH.`,
-      )
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    })
+    browser = await launchBrowser()
     service = await startSimulator({ port: 0, chainIds: [10, 8453] })
     dir = await mkdtemp(join(tmpdir(), 'pages-'))
   })
