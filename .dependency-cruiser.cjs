@@ -19,7 +19,8 @@ const layer = (from, allowed) => ({
   },
 })
 
-const base = ['util']
+// events/: the domain event bus (publish/subscribe, no HTTP); every layer may publish.
+const base = ['util', 'events']
 const chains = ['devnet', 'faults', ...base]
 const crypto = ['eip712', 'signing', ...chains]
 
@@ -50,6 +51,7 @@ module.exports = {
       to: { path: ['^node_modules/viem/', '^simulator/devnet/(?!devnetService\\.ts$)'] },
     },
     layer('util', []),
+    layer('events', []),
     layer('faults', base),
     layer('devnet', ['faults', ...base]),
     layer('eip712', chains),
@@ -60,7 +62,17 @@ module.exports = {
     layer('settlement', ['intents', 'quoting', 'prices', ...crypto]),
     layer('withdrawals', crypto),
     layer('deposits', ['prices', ...crypto]),
-    layer('http', ['intents', 'settlement', 'quoting', 'deposits', 'withdrawals', 'prices', ...crypto]),
+    layer('explorer', ['intents', 'quoting', 'prices', ...crypto]),
+    layer('http', [
+      'intents',
+      'settlement',
+      'quoting',
+      'deposits',
+      'withdrawals',
+      'prices',
+      'explorer',
+      ...crypto,
+    ]),
     {
       name: 'cli-on-top',
       severity: 'error',

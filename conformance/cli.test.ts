@@ -132,7 +132,7 @@ describe('intent-devnet conformance (spawned)', () => {
     expect(runs[1].length).toBeGreaterThan(0)
     expect(runs[0].filter((id: string) => runs[1].includes(id))).toEqual([])
     for (const id of all.map((s) => s.id)) expect([...runs[0], ...runs[1]]).toContain(id)
-  })
+  }, 150_000)
 
   test('bad arguments and bad scenario files are reported, exit 1', async () => {
     const shard = await cli([...target(), '--shard', '3/2'])

@@ -73,6 +73,10 @@ export function register(program: Command): void {
       'more keys of the target, for scenarios that set per-key state (one per shard)',
       collect,
     )
+    .option(
+      '--profile <profile>',
+      "the target's paths: spec (default), public (POST /quotes, POST /intents, GET /intents/{id}) or a YAML/JSON profile file",
+    )
     .option('--strict', 'SHOULD checks (public-service behaviour the spec is silent on) fail the run too')
     .option('--scenarios <dir>', 'scenario folder (default: the bundled scenarios/)')
     .action(async (options) => {
@@ -91,6 +95,7 @@ export function register(program: Command): void {
         chainsFile: options.chains,
         maxWaitSeconds: options.maxWait,
         strict: options.strict === true,
+        profile: options.profile,
         apiKeys: options.apiKeys,
         webhookUrl: options.webhookUrl,
         webhookHost: options.webhookHost,

@@ -4,6 +4,8 @@ import { tokensByChain } from '../contracts/addresses'
 import { createDepositProcessor, createDepositProcessorService, type DepositProcessor } from './deposits'
 import { type ChainSender, createChainSender } from './devnet/chainSender'
 import { type Devnet, startDevnet } from './devnet/startDevnet'
+import { createEventBus } from './events/eventBus'
+import { createExplorer } from './explorer/createExplorer'
 import { createFaults, type Faults } from './faults/faults'
 import type { HttpServices } from './http/domainServices'
 import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, startService } from './http/startService'
@@ -39,6 +41,8 @@ export type StartSimulatorParameters = {
   quoteTtlSeconds?: number | undefined
   /** Swap fee in basis points of the swapped value (`--swap-fee-bps`, default 10; docs/quoting.md). */
   swapFeeBps?: number | undefined
+  /** Time a request (headers and body) may take to arrive, in ms (`--request-timeout`, default 30 s); later answers 408. */
+  requestTimeoutMs?: number | undefined
   /** Write the manifest as JSON to this path once the service listens. */
   manifestPath?: string | undefined
   faults?: Faults | undefined
@@ -94,6 +98,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       host: parameters.host ?? DEFAULT_HOST,
       apiKey: parameters.apiKey ?? DEFAULT_API_KEY,
       strictVersion: parameters.strictVersion,
+      requestTimeoutMs: parameters.requestTimeoutMs,
       logger: parameters.logger,
       services,
       faults,
@@ -174,6 +179,8 @@ export async function createServices(parameters: CreateServicesParameters): Prom
   try {
     // One price table for the whole service: quotes, deposit rules and POST /_devnet/prices.
     const prices = createPriceTable()
+    // One event bus: the intent store and the deposit processor publish, the explorer's feed subscribes.
+    const events = createEventBus()
     // One sender per chain for everything the relayer sends (fills, claims, deposit payouts):
     // the relayer's nonces stay in one queue per chain.
     const senders = new Map<number, ChainSender>(
@@ -191,7 +198,9 @@ export async function createServices(parameters: CreateServicesParameters): Prom
       clock: devnet,
       stateDir,
       onError: (error) => log?.(`deposit processor: ${(error as Error).message}`),
+      log,
       faults,
+      events,
     })
     await depositProcessor.start()
     stops.push(() => depositProcessor.stop())
@@ -213,7 +222,7 @@ export async function createServices(parameters: CreateServicesParameters): Prom
       faults,
     })
 
-    const intentStore = createIntentStore<SignedIntent>({ stateDir, now: () => devnet.now() })
+    const intentStore = createIntentStore<SignedIntent>({ stateDir, now: () => devnet.now(), events })
     await intentStore.load()
     const settlement = createSettlement({
       devnet,
@@ -250,6 +259,8 @@ export async function createServices(parameters: CreateServicesParameters): Prom
       intents,
       withdrawals,
       depositProcessor: (tenant) => createDepositProcessorService(depositProcessor, tenant),
+      explorer: createExplorer({ intents: intentStore, quotes, chains: devnet.chains, clock: devnet }),
+      events,
     }
     return { services, quoting, intentStore, settlement, depositProcessor, stop }
   } catch (error) {

@@ -8,6 +8,20 @@ import { show, escapeXml as x } from './escape'
  */
 export function renderJunit(run: RunResult): string {
   const packs = [...new Set(run.scenarios.map((s) => s.pack))]
+  const m = run.metadata
+  // What makes two reports comparable (runner, pack digest, target, profile, versions, date).
+  const properties = [
+    '    <properties>',
+    ...Object.entries({
+      runnerVersion: m.runnerVersion,
+      packDigest: m.packDigest,
+      target: m.target,
+      profile: m.profile,
+      versions: m.versions.join(','),
+      date: m.date,
+    }).map(([name, value]) => `      <property name="${name}" value="${x(value)}"/>`),
+    '    </properties>',
+  ].join('\n')
   const suites = packs.map((pack) => {
     const cases: string[] = []
     let failures = 0
@@ -52,6 +66,7 @@ export function renderJunit(run: RunResult): string {
     }
     return [
       `  <testsuite name="${x(pack)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${(time / 1000).toFixed(3)}">`,
+      properties,
       ...cases,
       '  </testsuite>',
     ].join('\n')

@@ -1,6 +1,7 @@
 import type { LoadedScenario } from '../scenario/loadScenarios'
 import type { HttpStep } from '../scenario/schema'
 import { excerpt } from './excerpt'
+import { applyProfile } from './profile'
 import type { ScenarioContext } from './scenarioContext'
 import type { HttpExcerpt } from './types'
 import { VERSION_HEADERS } from './versionHeaders'
@@ -11,11 +12,14 @@ export type HttpRequest = {
   url: string
   headers: Record<string, string>
   body: string | undefined
+  /** Response fields the profile says may carry CAIP-2 chain ids (read as numbers). */
+  caip2Response: string[]
 }
 
 /**
  * The request of an (interpolated) HTTP step: the run's API key and the step's version as
- * headers unless the step says otherwise, its body (JSON, raw, or padded to a size) and headers.
+ * headers unless the step says otherwise, its body (JSON, raw, or padded to a size) and headers,
+ * at the path the run's profile maps the spec's path to (`--profile`).
  *
  * @example
  * const request = buildHttpRequest({ method: 'GET', path: '/health', apiKey: 'default' }, scenario, context)
@@ -33,15 +37,35 @@ export function buildHttpRequest(
   if (typeof version === 'object') headers['x-api-version'] = version.raw
   else if (version !== 'omit') headers['x-api-version'] = VERSION_HEADERS[version]
 
+  const jsonBody = http.rawBody === undefined && http.oversizeBytes === undefined
+  const mapped = applyProfile(context.profile ?? { name: 'spec', routes: [] }, {
+    method: http.method,
+    path: http.path,
+    version: version === 'alps' || version === 'blanc' ? version : version === 'omit' ? undefined : 'other',
+    body: jsonBody ? http.body : undefined,
+  })
   let body: string | undefined
   if (http.rawBody !== undefined) body = http.rawBody
   else if (http.oversizeBytes !== undefined)
     body = JSON.stringify({ padding: 'x'.repeat(Math.max(0, http.oversizeBytes - 14)) })
-  else if (http.body !== undefined) body = JSON.stringify(http.body)
+  else if (mapped.body !== undefined) body = JSON.stringify(mapped.body)
   if (body !== undefined) headers['content-type'] = 'application/json'
   Object.assign(headers, http.headers)
 
-  return { method: http.method, url: new URL(http.path, context.target).toString(), headers, body }
+  return {
+    method: mapped.method,
+    url: joinUrl(context.target, mapped.path),
+    headers,
+    body,
+    caip2Response: mapped.caip2Response,
+  }
+}
+
+/** The target's base URL and a path: a base URL with a path of its own keeps it (`http://h/api` + `/quotes`). */
+export function joinUrl(target: string, path: string): string {
+  const base = new URL(target)
+  const prefix = base.pathname.replace(/\/$/, '')
+  return new URL(`${prefix}${path}`, base.origin).toString()
 }
 
 /** A request as a report keeps it: the run's API key redacted, the body cut to a few KB. */

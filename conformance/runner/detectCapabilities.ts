@@ -3,6 +3,8 @@ import { parse } from 'yaml'
 import { z } from 'zod'
 import { BaseError } from '../../simulator/util/BaseError'
 import { DevnetManifest } from '../spec'
+import { joinUrl } from './buildHttpRequest'
+import { applyProfile, type Profile } from './profile'
 import type { TargetCapabilities } from './types'
 
 /** Thrown when the target does not answer at all, or a `--chains` file is not valid. */
@@ -29,6 +31,8 @@ export type DetectCapabilitiesParameters = {
   /** Path of a `--chains` file; it takes precedence over the manifest's chains. */
   chainsFile?: string | undefined
   timeoutMs?: number | undefined
+  /** The paths the target serves (default: the spec's); the probes go where it maps them. */
+  profile?: Profile | undefined
 }
 
 const VERSION_NAMES = { '2026-01.alps': 'alps', '2026-04.blanc': 'blanc' } as const
@@ -66,15 +70,18 @@ export async function detectCapabilities(
   const { target, apiKey } = parameters
   const timeoutMs = parameters.timeoutMs ?? 10_000
   const call = async (method: string, path: string, body?: unknown) => {
+    const mapped = parameters.profile
+      ? applyProfile(parameters.profile, { method, path, version: 'alps', body })
+      : { method, path, body }
     try {
-      const response = await fetch(new URL(path, target), {
-        method,
+      const response = await fetch(joinUrl(target, mapped.path), {
+        method: mapped.method,
         headers: {
           'x-api-key': apiKey,
           'x-api-version': '2026-01.alps',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
-        body: body === undefined ? null : JSON.stringify(body),
+        body: mapped.body === undefined ? null : JSON.stringify(mapped.body),
         signal: AbortSignal.timeout(timeoutMs),
       })
       const text = await response.text()

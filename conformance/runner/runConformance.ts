@@ -3,6 +3,7 @@ import type { Version } from '../scenario/schema'
 import { applyBaseline, type Baseline, readBaseline } from './baseline'
 import { detectCapabilities } from './detectCapabilities'
 import { lockApiKey } from './keyLock'
+import { loadProfile, type Profile } from './profile'
 import { runMetadata } from './runMetadata'
 import { runScenario } from './runScenario'
 import type { ScenarioContext } from './scenarioContext'
@@ -39,8 +40,15 @@ export type RunConformanceParameters = {
    * such scenario takes the next key. Without them those scenarios are serialized on the key.
    */
   apiKeys?: string[] | undefined
+  /**
+   * `--profile`: the paths the target serves: `spec` (default), `public` (the public service's
+   * `POST /quotes`, `POST /intents`, `GET /intents/{id}`), a profile file, or a loaded profile.
+   */
+  profile?: string | Profile | undefined
   /** `--strict`: SHOULD failures fail the run too (by default only MUST failures do). */
   strict?: boolean | undefined
+  /** How many HTTP-only scenarios run side by side (default 4; 1 runs every scenario in order). */
+  concurrency?: number | undefined
   /** Called after each scenario, for progress output. */
   onScenario?: ((result: ScenarioResult, done: number, total: number) => void) | undefined
 }
@@ -61,13 +69,15 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
   const scenarios = parameters.shard ? selectShard(all, parameters.shard) : all
   const baseline =
     typeof parameters.baseline === 'string' ? await readBaseline(parameters.baseline) : parameters.baseline
+  const profile =
+    typeof parameters.profile === 'object' ? parameters.profile : await loadProfile(parameters.profile)
 
   const local = parameters.target ? undefined : await startLocalTarget({ apiKey: parameters.apiKey })
   const target = parameters.target ?? local!.target
   const apiKey = parameters.apiKey ?? local!.apiKey
   const receiver = await startWebhookReceiver(webhookReceiverOptions(parameters))
   try {
-    const caps = await detectCapabilities({ target, apiKey, chainsFile: parameters.chainsFile })
+    const caps = await detectCapabilities({ target, apiKey, chainsFile: parameters.chainsFile, profile })
     if (parameters.webhookUrl || parameters.webhookHost) caps.webhooks = true
     const context: ScenarioContext = {
       target,
@@ -77,18 +87,39 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       version: parameters.version,
       timeoutMs: (parameters.timeoutSeconds ?? 60) * 1000,
       maxWaitSeconds: parameters.maxWaitSeconds,
+      profile,
     }
-    const results: ScenarioResult[] = []
-    for (const [index, scenario] of scenarios.entries()) {
-      const result = await runWithKey(scenario, context, parameters, index)
-      results.push(result)
-      parameters.onScenario?.(result, results.length, scenarios.length)
+    const results: ScenarioResult[] = new Array(scenarios.length)
+    let done = 0
+    const runAt = async (index: number) => {
+      const result = await runWithKey(scenarios[index]!, context, parameters, index)
+      results[index] = result
+      parameters.onScenario?.(result, ++done, scenarios.length)
     }
+    // Scenarios that only send HTTP requests to the service share nothing, and run side by side;
+    // the others (chains, clock, faults, prices, webhooks, per-key state) run one at a time after them.
+    const indexes = scenarios.map((_, index) => index)
+    const shareable = indexes.filter((index) => isShareable(scenarios[index]!))
+    const concurrency = Math.max(1, parameters.concurrency ?? DEFAULT_CONCURRENCY)
+    let next = 0
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, shareable.length) }, async () => {
+        while (next < shareable.length) await runAt(shareable[next++]!)
+      }),
+    )
+    for (const index of indexes) if (!shareable.includes(index)) await runAt(index)
     const staleBaseline = baseline ? applyBaseline(results, baseline) : []
     return {
       target,
       startedAt,
-      metadata: runMetadata({ scenarios, results, target, date: startedAt, version: parameters.version }),
+      metadata: runMetadata({
+        scenarios,
+        results,
+        target,
+        date: startedAt,
+        version: parameters.version,
+        profile: profile.name,
+      }),
       shard: parameters.shard,
       capabilities: caps,
       scenarios: results,
@@ -148,6 +179,27 @@ function webhookReceiverOptions(parameters: RunConformanceParameters) {
   }
   if (parameters.webhookHost) return { host: '0.0.0.0', advertisedHost: parameters.webhookHost }
   return {}
+}
+
+const DEFAULT_CONCURRENCY = 4
+
+/**
+ * Whether a scenario may run beside others: it only sends HTTP requests to the service's own
+ * endpoints (no chain, clock, fault, webhook or signing step, no `/_devnet/` path, no per-key state).
+ */
+function isShareable(scenario: LoadedScenario): boolean {
+  if (setsKeyState(scenario)) return false
+  if (
+    scenario.requires.capabilities.some((c) =>
+      ['devnet', 'control-api', 'faults', 'chains', 'webhooks'].includes(c),
+    )
+  )
+    return false
+  // An oversized body is timing-sensitive (the target may answer and close before it is sent).
+  return [...scenario.steps, ...scenario.cleanup].every(
+    (step) =>
+      'http' in step && !step.http.path.startsWith('/_devnet/') && step.http.oversizeBytes === undefined,
+  )
 }
 
 /** Whether a scenario sets state that belongs to its API key (the deposit processor's configuration). */

@@ -22,6 +22,8 @@ export function runMetadata(parameters: {
   target: string
   date: string
   version?: Version | undefined
+  /** The profile's name (`spec`, `public`, or a profile file's). */
+  profile?: string | undefined
 }): RunMetadata {
   const sorted = [...parameters.scenarios].sort((a, b) => a.id.localeCompare(b.id))
   const packDigest = createHash('sha256')
@@ -42,7 +44,7 @@ export function runMetadata(parameters: {
     runnerVersion,
     packDigest: `sha256:${packDigest}`,
     target: parameters.target,
-    profile: 'spec',
+    profile: parameters.profile ?? 'spec',
     versions: [...versions].sort(),
     date: parameters.date,
   }

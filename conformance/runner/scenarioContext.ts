@@ -1,4 +1,5 @@
 import type { Version } from '../scenario/schema'
+import type { Profile } from './profile'
 import type { TargetCapabilities } from './types'
 import type { WebhookReceiver } from './webhookReceiver'
 
@@ -14,4 +15,6 @@ export type ScenarioContext = {
   timeoutMs: number
   /** `--max-wait`: the longest real wait of a clock step without the control API, seconds (overrides the step's own). */
   maxWaitSeconds?: number | undefined
+  /** `--profile`: the paths the target serves (default: the spec's). */
+  profile?: Profile | undefined
 }

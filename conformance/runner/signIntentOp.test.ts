@@ -125,19 +125,11 @@ describe('signIntentOp', () => {
     expect(signer).toBe(account.address)
   })
 
-  test('with destination ops, destinationSignature is a SingleChainOps signature', async () => {
+  test('with destination ops, destinationSignature is the last origin signature, as the SDK 1.x sends', async () => {
     const op = intentOp('PERMIT2', true)
     const signed = await signIntentOp(op, account)
-    expect(signed.destinationSignature).not.toBe(signed.originSignatures[1])
-    const data = simulatorSingleChainOps({
-      account: account.address,
-      nonce: op.nonce,
-      destinationChainId: 8453,
-      op: { vt: `0x${'00'.repeat(32)}`, ops: [execution as { to: Hex; value: string; data: Hex }] },
-    })
-    // biome-ignore lint/suspicious/noExplicitAny: JSON typed data
-    const signer = await recoverTypedDataAddress({ ...(data as any), signature: signed.destinationSignature })
-    expect(signer).toBe(account.address)
+    // The origin signature's Mandate commits to the destination ops; the target verifies it there.
+    expect(signed.destinationSignature).toBe(signed.originSignatures.at(-1))
   })
 
   test('refuses another sponsor, an unknown funding method and a value that is not an intentOp', async () => {

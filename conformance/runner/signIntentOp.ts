@@ -197,9 +197,9 @@ export type SignedIntentOpJson = IntentOp & {
 /**
  * Signs an intentOp with an EOA as the SDK 1.x does: per element by its
  * `mandate.qualifier.settlementContext.fundingMethod` (PERMIT2 → PermitBatchWitnessTransferFrom,
- * COMPACT → MultichainCompact), and `destinationSignature` = a SingleChainOps signature when the
- * intent has destination ops, else the last origin signature. Returns the intentOp's fields as
- * given plus the signatures.
+ * COMPACT → MultichainCompact), and `destinationSignature` = the last origin signature, whose
+ * Mandate commits to the destination ops (facts §2; the service verifies it on the destination).
+ * Returns the intentOp's fields as given plus the signatures.
  *
  * @example
  * const signed = await signIntentOp(route.intentOp, privateKeyToAccount(key))
@@ -219,8 +219,5 @@ export async function signIntentOp(
     throw new SignIntentOpError(`The intentOp's sponsor ${op.sponsor} is not the signer ${account.address}.`)
   const typedData = intentOpTypedData(op, contracts)
   const originSignatures = await Promise.all(typedData.origin.map((data) => account.signTypedData(data)))
-  const destinationSignature = typedData.destination
-    ? await account.signTypedData(typedData.destination)
-    : originSignatures.at(-1)!
-  return { ...op, originSignatures, destinationSignature }
+  return { ...op, originSignatures, destinationSignature: originSignatures.at(-1)! }
 }

@@ -82,7 +82,7 @@ export type RunMetadata = {
   /** sha256 of the scenarios run (ids and content, sorted by id): same digest, same checks. */
   packDigest: string
   target: string
-  /** The paths the target serves: `spec` (the spec's own paths). */
+  /** The paths the target serves (`--profile`): `spec` (the spec's own), `public`, or a profile file's name and file. */
   profile: string
   /** The API versions the run really exercised (scenarios that ran, not the not-applicable ones). */
   versions: ('alps' | 'blanc')[]

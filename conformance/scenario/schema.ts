@@ -200,8 +200,11 @@ export const WebhookStep = z.strictObject({
   webhook: z.strictObject({
     type: z.string(),
     withinSeconds: z.number().positive().default(30),
-    /** `valid`: `X-Webhook-Signature: sha256=<hex>` matches HMAC-SHA256(secret, raw body); `absent`: no header. */
-    signature: z.enum(['valid', 'absent']),
+    /**
+     * `valid`: `X-Webhook-Signature: sha256=<hex>` matches HMAC-SHA256(secret, raw body); `absent`: no header;
+     * `invalid`: a header that does not match (a recorded session of a target that signed wrongly).
+     */
+    signature: z.enum(['valid', 'absent', 'invalid']),
     /** Picks the event: the first of `type` whose body also matches these (e.g. a deposit amount). */
     where: z.record(z.string(), Matcher).optional(),
     body: z.record(z.string(), Matcher).optional(),

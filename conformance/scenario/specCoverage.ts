@@ -21,7 +21,10 @@ export const SPEC_RULES: readonly SpecRule[] = [
   },
   { rule: 'Limits › preClaimExecutions chains (max 5)', citedBy: /Limits \(preClaimExecutions chains/ },
   { rule: 'Limits › minAmount / maxAmount (inclusive bounds)', citedBy: /BALANCE-3/ },
-  { rule: 'Limits › maxPriceDeviationBps (default 200)', citedBy: /BRIDGE-5/ },
+  {
+    rule: 'Limits › maxPriceDeviationBps (default 200)',
+    citedBy: /Limits \(maxPriceDeviationBps, default 200\)/,
+  },
   { rule: 'Errors › TOKEN-3', citedBy: /TOKEN-3/ },
   { rule: 'Errors › BALANCE-3', citedBy: /BALANCE-3/ },
   { rule: 'Errors › BRIDGE-5', citedBy: /BRIDGE-5/ },
@@ -37,7 +40,7 @@ export const SPEC_RULES: readonly SpecRule[] = [
   { rule: 'Versioning › Differences (Signing)', citedBy: /Differences between alps and blanc › Signing/ },
   { rule: 'Authentication 1 (x-api-key required)', citedBy: /Authentication (§)?1/ },
   { rule: 'Authentication 2 (X-Webhook-Signature, HMAC-SHA256)', citedBy: /X-Webhook-Signature/ },
-  { rule: 'Events › bridge-failed', citedBy: /Error codes \((TOKEN|BALANCE|BRIDGE)-/ },
+  { rule: 'Events › bridge-failed', citedBy: /Errors \((TOKEN|BALANCE|BRIDGE)-/ },
   {
     rule: 'States and transitions 3 (expired quote → 404, re-quote)',
     citedBy: /States and transitions, rule 3/,
@@ -54,6 +57,14 @@ export const SPEC_RULES: readonly SpecRule[] = [
   { rule: 'Endpoints › POST /withdrawals', citedBy: /Withdrawal \(single\)/ },
   { rule: 'Endpoints › POST /batch-withdrawals', citedBy: /Withdrawal \(batch\)|\(single\), \(batch\)/ },
   { rule: 'Endpoints › POST /deposit-processor/setup', citedBy: /POST \/deposit-processor\/setup/ },
+  {
+    rule: 'Endpoints › POST /deposit-processor/setup (partial update: omitted fields keep their value)',
+    citedBy: /omitted fields keep their current value/,
+  },
+  {
+    rule: 'Endpoints › POST /deposit-processor/setup (null and {} clear each field)',
+    citedBy: /To clear a field, send null/,
+  },
 ]
 
 /** Each rule of the spec beside the scenarios that enforce it (none: a gap). */

@@ -139,6 +139,8 @@ export const WebhookDeliveryAttempt = z.looseObject({
   statusCode: z.number().int().optional(),
   /** `ECONNREFUSED`, `timeout after 5000 ms`, … */
   error: z.string().optional(),
+  /** Whether the request carried an `X-Webhook-Signature` (a devnet extension). */
+  signed: z.boolean().optional(),
 })
 export type WebhookDeliveryAttempt = z.infer<typeof WebhookDeliveryAttempt>
 

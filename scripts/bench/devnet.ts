@@ -10,8 +10,9 @@
  * @example
  * npx tsx scripts/bench/devnet.ts --runs 7
  */
+import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { startAnvil } from '../../simulator/devnet/anvil'
+import { anvilBinaryPath, startAnvil } from '../../simulator/devnet/anvil'
 import { startDevnet } from '../../simulator/devnet/startDevnet'
 
 const runsArg = process.argv.indexOf('--runs')
@@ -28,6 +29,36 @@ const rssKiB = (pid: number | 'self') => {
   return match ? Number(match[1]) : 0
 }
 
+/**
+ * The launcher before issue 17, as the baseline of `startAnvil` (@viem/anvil with its process
+ * group, parent-death signal and pid wrapper): a plain spawn of the binary until it prints
+ * "Listening on", then SIGTERM.
+ */
+async function spawnAnvil(chainId: number) {
+  const child = spawn(
+    anvilBinaryPath(),
+    ['--port', '0', '--chain-id', String(chainId), '--hardfork', 'prague'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  await new Promise<void>((resolve, reject) => {
+    let out = ''
+    child.stdout.on('data', (chunk) => {
+      out += chunk
+      if (out.includes('Listening on')) resolve()
+    })
+    child.once('exit', () => reject(new Error('anvil exited')))
+  })
+  return {
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
 // One warm-up of each, so module loading and the first JIT do not land in the first run.
 await Promise.all(
   (await Promise.all(chainIds.map((chainId) => startAnvil({ chainId })))).map((a) => a.stop()),
@@ -35,12 +66,18 @@ await Promise.all(
 await (await startDevnet({ chainIds })).stop()
 
 const bare: number[] = []
+const spawned: number[] = []
 const devnet: number[] = []
 for (let i = 0; i < runs; i++) {
   let started = performance.now()
   const anvils = await Promise.all(chainIds.map((chainId) => startAnvil({ chainId })))
   bare.push(performance.now() - started)
   await Promise.all(anvils.map((anvil) => anvil.stop()))
+
+  started = performance.now()
+  const plain = await Promise.all(chainIds.map((chainId) => spawnAnvil(chainId)))
+  spawned.push(performance.now() - started)
+  await Promise.all(plain.map((anvil) => anvil.stop()))
 
   started = performance.now()
   const running = await startDevnet({ chainIds })
@@ -59,6 +96,8 @@ const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`
 const result = {
   runs,
   bareMedianMs: Math.round(median(bare)),
+  plainSpawnMedianMs: Math.round(median(spawned)),
+  launcherRatio: Number((median(bare) / median(spawned)).toFixed(2)),
   devnetMedianMs: Math.round(median(devnet)),
   ratio: Number((median(devnet) / median(bare)).toFixed(2)),
   bareRunsMs: bare.map(Math.round),
@@ -70,7 +109,9 @@ const result = {
   },
   load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
 }
-console.log(`4 bare Anvils, median of ${runs}: ${fmt(median(bare))}`)
+console.log(
+  `4 bare Anvils, median of ${runs}: ${fmt(median(bare))} through startAnvil (@viem/anvil), ${fmt(median(spawned))} by a plain spawn (${result.launcherRatio}x)`,
+)
 console.log(
   `devnet ready (4 chains, placed, funded), median of ${runs}: ${fmt(median(devnet))}  (${result.ratio}x bare)`,
 )

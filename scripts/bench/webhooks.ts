@@ -13,6 +13,7 @@ import { createDepositProcessor } from '../../simulator/deposits/createDepositPr
 import { signWebhookBody } from '../../simulator/deposits/signWebhook'
 import { startTestChains } from '../../simulator/deposits/testing/startTestChains'
 import { createWebhookOutbox } from '../../simulator/deposits/webhookOutbox'
+import { createEventBus } from '../../simulator/events/eventBus'
 import { createFaults } from '../../simulator/faults/faults'
 import { createPriceTable } from '../../simulator/prices/prices'
 import { createSystemClock } from '../../simulator/util/clock'
@@ -39,6 +40,7 @@ async function latency() {
     prices: createPriceTable(),
     clock: createSystemClock(),
     faults: createFaults(),
+    events: createEventBus(),
     pollIntervalMs: POLL_MS,
   })
   try {

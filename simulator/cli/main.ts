@@ -15,6 +15,9 @@ const program = new Command()
 const subcommands: Record<string, () => Promise<{ register: (program: Command) => void }>> = {
   up: () => import('./up'),
   conformance: () => import('../../conformance/cli'),
+  record: () => import('../../conformance/record/recordCli'),
+  replay: () => import('../../conformance/record/replayCli'),
+  image: () => import('../../scripts/image/imageCli'),
 }
 
 const wanted = process.argv[2]

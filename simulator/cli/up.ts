@@ -36,6 +36,13 @@ const parseBps = (value: string): number => {
   return bps
 }
 
+const parseMilliseconds = (value: string): number => {
+  const ms = Number(value)
+  if (!Number.isSafeInteger(ms) || ms < 0)
+    throw new Error(`--request-timeout must be whole milliseconds >= 0 (0: none), got ${value}`)
+  return ms
+}
+
 type UpOptions = {
   port: number
   host: string
@@ -47,6 +54,7 @@ type UpOptions = {
   quoteTtl?: number
   swapFeeBps?: number
   manifest?: string
+  requestTimeout?: number
 }
 
 /** Registers `intent-devnet up`. */
@@ -66,6 +74,11 @@ export function register(program: Command): void {
     .option('--quote-ttl <seconds>', 'lifetime of a blanc quote (default 300)', parseSeconds)
     .option('--swap-fee-bps <bps>', 'swap fee, in basis points of the value swapped (default 10)', parseBps)
     .option(
+      '--request-timeout <ms>',
+      'time a request (headers and body) may take to arrive; later answers 408 (default 30000)',
+      parseMilliseconds,
+    )
+    .option(
       '--manifest <path>',
       'write the devnet manifest (chains, contracts, accounts, keys) as JSON to this file',
     )
@@ -83,6 +96,9 @@ export function register(program: Command): void {
         quoteTtlSeconds: options.quoteTtl,
         swapFeeBps: options.swapFeeBps,
         manifestPath: options.manifest,
+        requestTimeoutMs: options.requestTimeout,
+        // With a state dir, what the start found there (a crash before, state loaded, intents rewound).
+        log: options.stateDir ? (line) => console.log(`  - ${line}`) : undefined,
       })
       const manifest = sim.manifest()
       console.log(`intent-devnet is up at ${sim.baseUrl}`)

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { type Address, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startWebhookInbox, type WebhookInboxReceiver } from '../../conformance/runner/webhookReceiver'
+import { createEventBus } from '../events/eventBus'
 import { createFaults } from '../faults/faults'
 import { createPriceTable, type PriceTable } from '../prices/prices'
 import { createSystemClock } from '../util/clock'
@@ -39,6 +40,7 @@ function newProcessor(prices: PriceTable, stateDir?: string): DepositProcessor {
     prices,
     clock: createSystemClock(),
     faults: createFaults(),
+    events: createEventBus(),
     stateDir,
     pollIntervalMs: null,
     webhooks: { retry: { baseDelayMs: 20, maxDelayMs: 100, timeoutMs: 2_000 } },
@@ -366,6 +368,7 @@ describe('restart with a state dir', () => {
         prices,
         clock: createSystemClock(),
         faults: createFaults(),
+        events: createEventBus(),
         stateDir,
         pollIntervalMs: null,
       })

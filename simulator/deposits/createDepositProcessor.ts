@@ -8,6 +8,7 @@ import type {
   WebhookEvent,
   WebhookEventList,
 } from '../../conformance/spec'
+import type { EventBus } from '../events/eventBus'
 import type { Faults } from '../faults/faults'
 import type { PriceTable } from '../prices/prices'
 import type { DepositProcessorConfiguration } from './configStore'
@@ -16,6 +17,7 @@ import type { DepositView } from './depositRecord'
 import { type DepositPage, getDeposit, listDeposits } from './listDeposits'
 import type { PageQuery } from './paginate'
 import { registerAccount } from './registerAccount'
+import { reconcileWithChains } from './reconcileWithChains'
 import { resolveWebhookTarget } from './resolveWebhookTarget'
 import { setupTenant } from './setupTenant'
 import { tenantIdOf } from './tenants'
@@ -33,6 +35,8 @@ export type CreateDepositProcessorParameters = {
   clock: { nowMs(): number }
   /** The simulator's fault registry (`deposits.*` and `webhooks.*` faults). */
   faults: Faults
+  /** Each deposit step and webhook delivery attempt is published here (the explorer's live feed). */
+  events: Pick<EventBus, 'publish'>
   /** With a dir, configuration, registrations, deposits, chain cursors and the outbox survive a restart. */
   stateDir?: string | undefined
   /** Milliseconds between polls; null: no automatic polling (call `pollOnce`). Default 250. */
@@ -40,6 +44,8 @@ export type CreateDepositProcessorParameters = {
   /** Largest block range of one scan. Default 500. */
   maxBlockRange?: number | undefined
   webhooks?: { retry?: Partial<RetryPolicy> | undefined; concurrency?: number | undefined } | undefined
+  /** Lines worth a log (what a restart found: see reconcileWithChains). */
+  log?: ((line: string) => void) | undefined
   /** Called with errors of the automatic poll (the poll carries on). */
   onError?: ((error: unknown) => void) | undefined
 }
@@ -86,13 +92,13 @@ export type DepositProcessor = {
  * relayer's shared sender, and the clock and faults are the devnet's.
  *
  * @example
- * const processor = createDepositProcessor({ chains, prices, clock: devnet, faults, stateDir: '.state' })
+ * const processor = createDepositProcessor({ chains, prices, clock: devnet, faults, events, stateDir: '.state' })
  * await processor.start()
  * await processor.setup('api-key', { webhookUrl: 'http://127.0.0.1:9000/hook', webhookSecret: 's' })
  * await processor.register('api-key', { account, targetChainId: 8453 })
  */
 export function createDepositProcessor(parameters: CreateDepositProcessorParameters): DepositProcessor {
-  const { clock, faults } = parameters
+  const { clock, faults, events } = parameters
   const tokens = createTokenDirectory(Object.fromEntries(parameters.chains.map((c) => [c.chainId, c.tokens])))
   const store = createDepositStore({ tokens, stateDir: parameters.stateDir, clock })
   const outbox = createWebhookOutbox({
@@ -101,6 +107,7 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
     retry: parameters.webhooks?.retry,
     concurrency: parameters.webhooks?.concurrency,
     now: () => clock.nowMs(),
+    events,
   })
   const context: DepositContext = {
     chains: new Map(parameters.chains.map((chain) => [chain.chainId, chain])),
@@ -109,6 +116,7 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
     outbox,
     prices: parameters.prices,
     faults,
+    events,
   }
   const watcher = watchDeposits(context, {
     pollIntervalMs: parameters.pollIntervalMs === undefined ? 250 : parameters.pollIntervalMs,
@@ -121,6 +129,7 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
     async start() {
       if (started) return
       started = true
+      await reconcileWithChains(context, { log: parameters.log ?? (() => {}) })
       outbox.start()
       await watcher.start()
     },

@@ -9,6 +9,8 @@ export type WebhookAttempt = {
   statusCode?: number
   /** Why no answer came: `ECONNREFUSED`, `timeout after 5000 ms`, … */
   error?: string
+  /** Whether the request carried an `X-Webhook-Signature` (absent in records of older runs). */
+  signed?: boolean
 }
 
 /** Parameters of {@link deliverWebhook}. */
@@ -53,7 +55,12 @@ export async function deliverWebhook(parameters: DeliverWebhookParameters): Prom
     'user-agent': 'intent-devnet-webhooks/1.0',
   }
   if (secret) headers[WEBHOOK_SIGNATURE_HEADER] = signWebhookBody(secret, body)
-  const attempt: WebhookAttempt = { time: new Date(parameters.time).toISOString(), url, durationMs: 0 }
+  const attempt: WebhookAttempt = {
+    time: new Date(parameters.time).toISOString(),
+    url,
+    durationMs: 0,
+    signed: Boolean(secret),
+  }
   const started = performance.now()
   try {
     const response = await fetch(url, {

@@ -45,6 +45,17 @@ export function emitDepositEvent<type extends DepositEventType>(
   type: type,
   extra: DepositEventData[type],
 ): void {
+  context.events.publish({
+    type: 'deposit',
+    tenant: record.tenantId,
+    depositId: record.id,
+    step: type,
+    status: record.status,
+    chainId: record.chainId,
+    account: record.account,
+    errorCode: record.errorCode ?? null,
+    at: record.updatedAt,
+  })
   context.outbox.enqueue({
     tenant: record.tenantId,
     type,

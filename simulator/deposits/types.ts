@@ -14,6 +14,7 @@ import type {
 } from '../../conformance/spec'
 import type { TokenInfo } from '../../contracts/addresses'
 import type { SendOptions } from '../devnet/chainSender'
+import type { EventBus } from '../events/eventBus'
 import type { Faults } from '../faults/faults'
 import type { PriceTable } from '../prices/prices'
 import type { DepositStore } from './createDepositStore'
@@ -49,6 +50,8 @@ export type DepositContext = {
   outbox: WebhookOutbox
   prices: PriceTable
   faults: Faults
+  /** Each step of a deposit is published here (the explorer's live feed). */
+  events: Pick<EventBus, 'publish'>
 }
 
 /**

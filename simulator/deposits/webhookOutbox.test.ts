@@ -163,6 +163,43 @@ describe('delivery', () => {
   })
 })
 
+test('once the receiver answers again, events waiting out a long backoff go at once, each once', async () => {
+  const r = await receiver()
+  await r.down()
+  // The devnet clock does not move: an event waiting out its backoff would never be retried.
+  const now = 1_800_000_000_000
+  const outbox = outboxFor(
+    { url: r.url, secret: 's' },
+    { now: () => now, retry: { baseDelayMs: 60_000, maxDelayMs: 3_600_000, maxAttempts: 100 } },
+  )
+  const waiting = Array.from(
+    { length: 20 },
+    (_, i) => outbox.enqueue({ tenant: 't', type: 'bridge-failed', data: { i } }).eventId,
+  )
+  const other = outboxFor({ url: r.url, secret: 's' }, { now: () => now })
+  await new Promise<void>((resolve) => {
+    const check = () => outbox.list('t', { limit: 100 }).events.every((e) => e.attempts.length === 1)
+    if (check()) return resolve()
+    const off = outbox.onChange(() => {
+      if (!check()) return
+      off()
+      resolve()
+    })
+  })
+  expect(outbox.list('t', { limit: 100 }).events.every((e) => e.status === 'pending')).toBe(true)
+  await r.up()
+  // Another tenant's delivery wakes nobody here; this tenant's next event does.
+  other.enqueue({ tenant: 'u', type: 'bridge-failed', data: {} })
+  await r.waitFor(() => r.received.length === 1)
+  expect(outbox.list('t', { limit: 100 }).events.every((e) => e.status === 'pending')).toBe(true)
+  const fresh = outbox.enqueue({ tenant: 't', type: 'bridge-failed', data: { fresh: true } }).eventId
+  await r.waitFor(() => r.received.length === 22, 5_000)
+  await settled(outbox)
+  const ids = r.received.map((hit) => (hit.body as { eventId: string }).eventId)
+  expect(new Set(ids).size).toBe(ids.length)
+  expect(ids).toEqual(expect.arrayContaining([...waiting, fresh]))
+})
+
 describe('durability', () => {
   let dir: string
   afterEach(() => rmSync(dir, { recursive: true, force: true }))

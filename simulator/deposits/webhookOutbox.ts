@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import type { WEBHOOK_EVENT_STATUSES, WebhookEvent, WebhookEventList } from '../../conformance/spec'
+import type { EventBus } from '../events/eventBus'
 import { appendJsonLineSync, readJsonLinesSync, writeJsonLinesAtomicSync } from '../util/persistence'
 import { deliverWebhook, isDelivered, type WebhookAttempt } from './deliverWebhook'
 import { type PageQuery, paginate } from './paginate'
@@ -72,6 +73,8 @@ export type CreateWebhookOutboxParameters = {
   now?: (() => number) | undefined
   /** Jitter source in [0, 1). Default Math.random. */
   random?: (() => number) | undefined
+  /** Each delivery attempt is published here (the explorer's live feed). */
+  events?: Pick<EventBus, 'publish'> | undefined
 }
 
 /** Parameters of {@link WebhookOutbox.enqueue}. */
@@ -165,6 +168,18 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
     persist(record)
   }
 
+  /**
+   * The tenant's receiver answers again: its events waiting out a backoff go now (a few at a time,
+   * `concurrency` bounds them) instead of each at its own, possibly much later, retry time. After
+   * a 10-minute outage the backoff has grown to minutes; without this the last event would
+   * arrive up to one full delay after the receiver is back.
+   */
+  function wakeTenant(tenant: string): void {
+    const at = now()
+    for (const waiting of pending)
+      if (waiting.tenant === tenant && (waiting.nextAttemptAt ?? at) > at) waiting.nextAttemptAt = at
+  }
+
   async function attempt(record: WebhookEventRecord): Promise<void> {
     const target = parameters.target(record.tenant)
     if (!target) {
@@ -187,6 +202,7 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
       record.status = 'delivered'
       record.nextAttemptAt = null
       pending.delete(record)
+      wakeTenant(record.tenant)
     } else if (record.round >= policy.maxAttempts || now() >= windowEnd(record)) {
       record.status = 'failed'
       record.nextAttemptAt = null
@@ -198,6 +214,23 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
       pending.add(record)
     }
     persist(record)
+    parameters.events?.publish({
+      type: 'webhook',
+      tenant: record.tenant,
+      eventId: record.eventId,
+      eventType: record.type,
+      status: record.status,
+      attempt: {
+        time: result.time,
+        url: result.url,
+        durationMs: result.durationMs,
+        statusCode: result.statusCode ?? null,
+        error: result.error ?? null,
+        signed: result.signed ?? false,
+      },
+      attempts: record.attempts.length,
+      nextAttemptAt: record.nextAttemptAt === null ? null : new Date(record.nextAttemptAt).toISOString(),
+    })
   }
 
   function launch(record: WebhookEventRecord): Promise<void> {

@@ -239,9 +239,8 @@ describe('startDevnet: processes', () => {
     const pids = devnet.pids()
     expect(childAnvilPids()).toEqual(expect.arrayContaining(pids))
     const chain = devnet.chain(10)
-    const exited = new Promise((resolve) => chain.anvil.process.once('exit', resolve))
-    chain.anvil.process.kill('SIGKILL')
-    await exited
+    chain.anvil.kill('SIGKILL')
+    await chain.anvil.exited
     expect(await devnet.health()).toEqual({
       chains: [
         { chainId: 1, up: true },
@@ -320,6 +319,60 @@ describe('startDevnet: state dir and forks', () => {
         expect(Math.abs(Number(block.timestamp) - second.now())).toBeLessThanOrEqual(1)
       } finally {
         await second.stop()
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("loads each Anvil's own dump when the devnet died without stopping (its Anvils got SIGTERM)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'devnet-exit-dump-'))
+    try {
+      const first = await startDevnet({ chainIds: [8453], stateDir: dir, checkpointIntervalMs: null })
+      const chain = first.chain(8453)
+      // State after the last checkpoint; enough of it that the plain dump is several MB, more
+      // than Anvil takes in one request.
+      const code = `0x${'5b'.repeat(24_000)}` as const
+      // One at a time: the chain's client batches requests, and a batch this big is refused too.
+      for (let i = 0; i < 80; i++)
+        await chain.testClient.setCode({
+          address: `0x${(0xdead0000 + i).toString(16).padStart(40, '0')}`,
+          bytecode: code,
+        })
+      await chain.testClient.mine({ blocks: 1 })
+      const blockNumber = await chain.publicClient.getBlockNumber()
+      expect(readdirSync(dir)).toContain('anvils.json')
+      // What the parent-death signal does when the service is killed: SIGTERM to every Anvil.
+      for (const pid of first.pids()) process.kill(pid, 'SIGTERM')
+      await chain.anvil.exited
+      expect(readdirSync(dir)).toContain('chain-8453.exit.json')
+
+      const lines: string[] = []
+      const second = await startDevnet({ chainIds: [8453], stateDir: dir, log: (line) => lines.push(line) })
+      try {
+        expect(second.boot[0]).toMatchObject({ loadedState: true, stateSource: 'exit-dump' })
+        expect(await second.chain(8453).publicClient.getBlockNumber()).toBeGreaterThanOrEqual(blockNumber)
+        expect(lines.join('\n')).toMatch(/did not stop cleanly/)
+      } finally {
+        await second.stop()
+      }
+      expect(readdirSync(dir).sort()).toEqual(['chain-8453.state', 'devnet.json'])
+      await first.stop()
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses a state dir a running devnet uses', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'devnet-busy-'))
+    try {
+      const first = await startDevnet({ chainIds: [8453], stateDir: dir })
+      try {
+        await expect(startDevnet({ chainIds: [8453], stateDir: dir })).rejects.toThrow(
+          /in use by a running devnet/,
+        )
+      } finally {
+        await first.stop()
       }
     } finally {
       await rm(dir, { recursive: true, force: true })

@@ -10,7 +10,19 @@ import { FUNDING, planFunding } from './funding'
 import { type DevKeys, deriveDevKeys } from './keys'
 import { getArtifact, isPlacedCode, type Placement, placementTable } from './placement'
 import { sendCalls } from './sendCalls'
-import { readChainState, readStateMeta, writeDevnetState } from './stateDir'
+import {
+  chainExitDumpPath,
+  processName,
+  readChainState,
+  readProcesses,
+  readStateMeta,
+  removeExitDumps,
+  removeProcesses,
+  type SavedChainState,
+  writeDevnetState,
+  writeProcesses,
+  writeStateMeta,
+} from './stateDir'
 
 /** The chains the devnet runs unless told otherwise. */
 export const DEFAULT_CHAIN_IDS = [1, 10, 8453, 42161] as const
@@ -25,8 +37,14 @@ export type StartDevnetParameters = {
   basePort?: number | undefined
   /** Fixed ports per chain id; wins over `basePort`. */
   ports?: Record<number, number> | undefined
-  /** Load chain state from this directory at start, dump it there on {@link Devnet.stop}. */
+  /**
+   * Load chain state from this directory at start and keep it there: a checkpoint every
+   * `checkpointIntervalMs` while blocks are mined and at {@link Devnet.stop}, and Anvil's own dump
+   * when it dies with the service (see stateDir.ts and docs/devnet.md, "Durable state").
+   */
   stateDir?: string | undefined
+  /** Milliseconds between checkpoints of the chains with a state dir (null: only at stop). Default 2000. */
+  checkpointIntervalMs?: number | null | undefined
   /** Chains that fork a live RPC URL instead of starting empty. */
   forks?: Record<number, string> | undefined
   /** Mnemonic of every devnet key (see simulator/signing/keys.ts). */
@@ -45,6 +63,8 @@ export type ChainBootReport = {
   chainId: number
   /** State loaded from the state dir. */
   loadedState: boolean
+  /** Where the loaded state came from: the last checkpoint, or Anvil's dump when it died. */
+  stateSource?: 'checkpoint' | 'exit-dump' | undefined
   /** Names of the contracts placed at boot (missing code); the others were already there. */
   placed: string[]
   /** Funding ran (skipped when state was loaded). */
@@ -67,6 +87,8 @@ export type Devnet = DevnetService &
     boot: readonly ChainBootReport[]
     /** Process ids of the Anvils. */
     pids(): number[]
+    /** Writes a checkpoint of every live chain now (with `stateDir`; otherwise does nothing). */
+    checkpoint(): Promise<void>
     /** Dumps state (with `stateDir`), then stops every Anvil. Idempotent. */
     stop(): Promise<void>
   }
@@ -99,6 +121,7 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
         `--fork names chain ${id}, which is not among the chains (${chainIds.join(', ')}).`,
       )
 
+  if (stateDir) await releasePreviousDevnet(stateDir, log)
   const [meta, ...states] = await Promise.all([
     stateDir ? readStateMeta(stateDir) : undefined,
     ...chainIds.map((chainId) => (stateDir ? readChainState(stateDir, chainId) : undefined)),
@@ -113,6 +136,7 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
         host: parameters.host,
         port: parameters.ports?.[chainId] ?? (parameters.basePort ? parameters.basePort + i : 0),
         forkUrl: forks[chainId],
+        dumpStatePath: stateDir ? chainExitDumpPath(stateDir, chainId) : undefined,
       }),
     ),
   )
@@ -130,14 +154,52 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
   try {
     boot = await Promise.all(
       chains.map((chain, i) =>
-        bootChain({ chain, keys, state: states[i], forked: chain.forkUrl !== undefined, log }),
+        bootChain({ chain, keys, saved: states[i], forked: chain.forkUrl !== undefined, log }),
       ),
     )
     offset = await alignClocks(chains, offset)
+    if (stateDir) {
+      writeProcesses(stateDir, { servicePid: process.pid, anvilPids: anvils.map((anvil) => anvil.pid) })
+      await writeStateMeta(stateDir, { offsetSeconds: offset, chainIds })
+    }
   } catch (error) {
     await Promise.all(anvils.map((anvil) => anvil.stop()))
     throw error
   }
+
+  // Checkpoints run one at a time; a chain whose height has not moved is not dumped again.
+  let checkpoints: Promise<void> = Promise.resolve()
+  let checkpointedHeights = ''
+  const checkpoint = (force: boolean) => {
+    if (!stateDir) return Promise.resolve()
+    checkpoints = checkpoints
+      .catch(() => undefined)
+      .then(async () => {
+        const live = liveChains()
+        const heights = (
+          await Promise.all(live.map((chain) => chain.publicClient.getBlockNumber({ cacheTime: 0 })))
+        ).join(',')
+        if (!force && heights === checkpointedHeights) return
+        const dumped = await Promise.all(
+          live.map(async (chain) => ({ chainId: chain.chainId, state: await chain.testClient.dumpState() })),
+        )
+        await writeDevnetState(stateDir, dumped, { offsetSeconds: offset, chainIds })
+        checkpointedHeights = heights
+      })
+    return checkpoints
+  }
+  const interval = parameters.checkpointIntervalMs === undefined ? 2_000 : parameters.checkpointIntervalMs
+  const checkpointTimer =
+    stateDir && interval !== null
+      ? setInterval(
+          () => checkpoint(false).catch((error) => log(`checkpoint failed: ${(error as Error).message}`)),
+          interval,
+        )
+      : undefined
+  checkpointTimer?.unref()
+  // The clock offset is saved as soon as it changes: a crash must not turn the clock back.
+  const saveOffset = () =>
+    stateDir ? writeStateMeta(stateDir, { offsetSeconds: offset, chainIds }) : undefined
 
   let serviceInfo: DevnetServiceInfo | undefined
   const snapshots = new Map<string, { ids: Hex[]; offset: number }>()
@@ -172,7 +234,7 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
     setServiceInfo(info) {
       serviceInfo = info
     },
-    pids: () => anvils.flatMap((anvil) => (anvil.process.pid === undefined ? [] : [anvil.process.pid])),
+    pids: () => anvils.map((anvil) => anvil.pid),
 
     manifest() {
       if (!serviceInfo)
@@ -209,6 +271,7 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
         throw new DevnetError(`The clock moves forward by whole seconds; got ${seconds}.`)
       offset += seconds
       offset = await alignClocks(liveChains(), offset)
+      await saveOffset()
       return { now: devnet.now() }
     },
 
@@ -246,6 +309,7 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
         offset: saved.offset,
       })
       offset = await alignClocks(chains, saved.offset)
+      await saveOffset()
       return true
     },
 
@@ -253,22 +317,29 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
       return { chains: chains.map((chain) => ({ chainId: chain.chainId, up: chain.anvil.alive })) }
     },
 
+    checkpoint: () => checkpoint(true),
+
     stop() {
       stopping ??= (async () => {
+        if (checkpointTimer) clearInterval(checkpointTimer)
+        let saved = false
         try {
           if (stateDir) {
-            const live = liveChains()
-            const dumped = await Promise.all(
-              live.map(async (chain) => ({
-                chainId: chain.chainId,
-                state: await chain.testClient.dumpState(),
-              })),
+            await checkpoint(true)
+            saved = true
+            log(
+              `state of ${liveChains()
+                .map((c) => c.chainId)
+                .join(', ')} saved to ${stateDir}`,
             )
-            await writeDevnetState(stateDir, dumped, { offsetSeconds: offset, chainIds })
-            log(`state of ${live.map((c) => c.chainId).join(', ')} saved to ${stateDir}`)
           }
         } finally {
           await Promise.all(anvils.map((anvil) => anvil.stop()))
+          // After a clean save the checkpoint is the state; Anvil's exit dumps are the same or older.
+          if (stateDir && saved) {
+            await removeExitDumps(stateDir, chainIds)
+            await removeProcesses(stateDir)
+          }
         }
       })()
       return stopping
@@ -288,11 +359,12 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
 async function bootChain(parameters: {
   chain: DevnetChain
   keys: DevKeys
-  state: Hex | undefined
+  saved: SavedChainState | undefined
   forked: boolean
   log: (line: string) => void
 }): Promise<ChainBootReport> {
-  const { chain, keys, state, forked, log } = parameters
+  const { chain, keys, saved, forked, log } = parameters
+  const state = saved?.state
   const { testClient, publicClient, chainId } = chain
   if (state) await testClient.loadState({ state })
 
@@ -338,7 +410,10 @@ async function bootChain(parameters: {
   await sendCalls(chain, keys.funder.address, [...calls, ...(funding?.calls ?? [])])
   if (forked) await overrideAllocatorSigner(chain, keys.allocator.address)
 
-  if (!funding) log(`chain ${chainId}: state loaded, ${toPlace.length + replace.length} contracts (re)placed`)
+  if (!funding)
+    log(
+      `chain ${chainId}: state loaded (${saved?.source}), ${toPlace.length + replace.length} contracts (re)placed`,
+    )
   else
     log(
       `chain ${chainId}: ${toPlace.length} contracts placed, funded (${funding.methods.map((m) => `${m.token.symbol} by ${m.method}`).join(', ')})`,
@@ -346,6 +421,7 @@ async function bootChain(parameters: {
   return {
     chainId,
     loadedState: state !== undefined,
+    stateSource: saved?.source,
     placed: toPlace.map((row) => row.name),
     funded: !state,
   }
@@ -397,3 +473,28 @@ async function alignClocks(chains: readonly DevnetChain[], offset: number): Prom
 }
 
 export type { AnvilInstance, DevnetChain }
+
+/**
+ * Before a devnet loads a state dir: when the devnet that last used it did not stop cleanly, its
+ * Anvils may still be writing their exit dumps (they got the parent-death signal): wait for them
+ * (then kill what is left). A devnet whose service and Anvils still run owns the dir: refuse.
+ */
+async function releasePreviousDevnet(stateDir: string, log: (line: string) => void): Promise<void> {
+  const previous = readProcesses(stateDir)
+  if (!previous) return
+  const anvilsAlive = () => previous.anvilPids.filter((pid) => processName(pid) === 'anvil')
+  if (processName(previous.servicePid) !== undefined && anvilsAlive().length > 0)
+    throw new DevnetError(
+      `The state dir ${stateDir} is in use by a running devnet (process ${previous.servicePid}).`,
+      {
+        details: 'Stop that devnet first, or use another --state-dir.',
+      },
+    )
+  const deadline = Date.now() + 10_000
+  while (anvilsAlive().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
+  const left = anvilsAlive()
+  for (const pid of left) process.kill(pid, 'SIGKILL')
+  log(
+    `state dir ${stateDir}: the previous devnet (process ${previous.servicePid}) did not stop cleanly; ${left.length ? `killed ${left.length} Anvil(s) still running` : 'its Anvils had saved and exited'}`,
+  )
+}

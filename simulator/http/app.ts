@@ -12,6 +12,7 @@ import { generateTraceId, traceId } from './plugins/traceId'
 import { versioning } from './plugins/versioning'
 import { depositProcessorRoutes } from './routes/depositProcessor'
 import { devnetRoutes } from './routes/devnet'
+import { explorerRoutes } from './routes/explorer'
 import { healthRoutes } from './routes/health'
 import { intentRoutes } from './routes/intents'
 import { portfolioRoutes } from './routes/portfolio'
@@ -32,6 +33,29 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
 
 /**
+ * Node's server timeouts for a config: the whole request (headers and body) within
+ * `requestTimeoutMs`, the headers within `headersTimeoutMs` (never more than the request), both
+ * checked often enough that a timeout fires within a quarter of its length (at most 1 s late).
+ */
+export function serverTimeouts(config: Pick<HttpConfig, 'requestTimeoutMs' | 'headersTimeoutMs'>): {
+  requestTimeout: number
+  headersTimeout: number
+  connectionsCheckingInterval: number
+} {
+  const requestTimeout = config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+  const headersTimeout =
+    requestTimeout === 0
+      ? (config.headersTimeoutMs ?? 0)
+      : Math.min(config.headersTimeoutMs ?? requestTimeout, requestTimeout)
+  const shortest = Math.min(...[requestTimeout, headersTimeout].filter((ms) => ms > 0), 4_000)
+  return {
+    requestTimeout,
+    headersTimeout,
+    connectionsCheckingInterval: Math.max(50, Math.floor(shortest / 4)),
+  }
+}
+
+/**
  * Builds the service's Fastify app: trace ids, errors, auth, versioning and validation as
  * plugins, then one plugin per route group. The app is not listening; call `listen` or `inject`.
  *
@@ -50,14 +74,17 @@ export async function buildApp(
   options: BuildAppOptions,
 ): Promise<FastifyInstance> {
   const { faults } = options
+  const timeouts = serverTimeouts(config)
   const app = Fastify({
     logger: config.logger ?? false,
     bodyLimit: config.bodyLimit ?? DEFAULT_BODY_LIMIT,
     genReqId: generateTraceId,
     requestIdHeader: false,
-    requestTimeout: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    // Node checks request timeouts on this interval; the default 30 s would double the timeout.
-    http: { connectionsCheckingInterval: 1_000 },
+    requestTimeout: timeouts.requestTimeout,
+    // The timeouts go to Node's server constructor: Fastify sets `requestTimeout` only after it,
+    // and Node's default headersTimeout (60 s) then exceeds it, so Node swaps the two and the
+    // body of a slow request is given 60 s instead (node_http_parser.cc, ConnectionsList::Expired).
+    http: timeouts,
     frameworkErrors,
     clientErrorHandler: handleClientError,
   }).withTypeProvider<ZodTypeProvider>()
@@ -91,5 +118,6 @@ export async function buildApp(
   await app.register(portfolioRoutes)
   await app.register(depositProcessorRoutes)
   await app.register(devnetRoutes)
+  await app.register(explorerRoutes)
   return app
 }

@@ -1,5 +1,7 @@
 import type { DepositProcessorService } from '../deposits/types'
 import type { DevnetService } from '../devnet/devnetService'
+import type { EventBus } from '../events/eventBus'
+import type { ExplorerService } from '../explorer/types'
 import type { IntentService } from '../intents/types'
 import type { PriceService } from '../prices/prices'
 import type { QuotingService } from '../quoting/types'
@@ -24,4 +26,8 @@ export type HttpServices = {
    */
   depositProcessor: (tenant: string) => DepositProcessorService
   prices: PriceService
+  /** The explorer's read model (`/_devnet/explorer/…`). */
+  explorer: ExplorerService
+  /** The domain's events, for the live feed (`GET /_devnet/events`). */
+  events: Pick<EventBus, 'subscribe' | 'lastSeq'>
 }

@@ -91,6 +91,57 @@ test.each([
   if (status >= 417) expect(response.headers.connection).toBe('close')
 })
 
+/**
+ * Opens a connection, writes `head`, then `trickle` one byte at a time every 100 ms (never
+ * finishing); resolves with what was read once the server closes (or after 4 s).
+ */
+function slowRequest(head: string, trickle = ''): Promise<{ response: string; closedAfterMs: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now()
+    const socket = net.connect(port, '127.0.0.1')
+    let out = ''
+    let sent = 0
+    const timer = setInterval(() => {
+      if (sent < trickle.length && socket.writable) socket.write(trickle[sent++] ?? '')
+    }, 100)
+    socket.on('data', (chunk) => {
+      out += chunk
+    })
+    // Without a server timeout the test fails here rather than hanging.
+    const guard = setTimeout(() => socket.destroy(), 4_000)
+    socket.on('error', () => {})
+    socket.on('close', () => {
+      clearInterval(timer)
+      clearTimeout(guard)
+      resolve({ response: out, closedAfterMs: Date.now() - started })
+    })
+    socket.write(head)
+  })
+}
+
+const SLOW_BODY_HEAD = `POST /intents/route HTTP/1.1\r\nhost: x\r\n${KEY}content-type: application/json\r\ncontent-length: 1000\r\n\r\n{"a":`
+test.each([
+  ['a body that never finishes (content-length 1000, 5 bytes sent)', SLOW_BODY_HEAD, ''],
+  ['a body trickled one byte every 100 ms', SLOW_BODY_HEAD, 'x'.repeat(100)],
+  ['headers that never finish', `POST /intents/route HTTP/1.1\r\nhost: x\r\n${KEY}`, ''],
+  [
+    'headers trickled one byte every 100 ms',
+    'POST /intents/route HTTP/1.1\r\nhost: x\r\n',
+    'x-slow: '.repeat(20),
+  ],
+])('%s answers 408 in the envelope and closes within requestTimeout', async (_, head, trickle) => {
+  const { response, closedAfterMs } = await slowRequest(head, trickle)
+  const parsed = parse(response)
+  expect(parsed.status).toBe(408)
+  expect(codeOf(parsed.body)).toBe('REQUEST_TIMEOUT')
+  expect(parsed.body.traceId).toBe(parsed.headers['x-trace-id'])
+  expect(parsed.headers.connection).toBe('close')
+  // requestTimeoutMs is 1 s; Node checks every 250 ms; the socket closes once the answer is read.
+  // The upper bound leaves room for a loaded CI machine; without the fix the socket stays open.
+  expect(closedAfterMs).toBeGreaterThanOrEqual(950)
+  expect(closedAfterMs).toBeLessThan(3_000)
+})
+
 test('a body nested 3,000 levels is a 400 naming the field, before any recursive code', async () => {
   const deep = `{"account":{"delegations":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}}`
   const response = await fetch(`${service.baseUrl}/intents/route`, {

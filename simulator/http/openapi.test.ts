@@ -21,6 +21,12 @@ test('an OpenAPI 3.1 document with every route and the key as security scheme', 
   )
   expect(operations.sort()).toMatchInlineSnapshot(`
     [
+      "GET /_devnet/events",
+      "GET /_devnet/explorer/chains",
+      "GET /_devnet/explorer/chains/{chainId}/transactions/{hash}",
+      "GET /_devnet/explorer/intents",
+      "GET /_devnet/explorer/intents/{id}",
+      "GET /_devnet/explorer/quotes",
       "GET /_devnet/faults",
       "GET /_devnet/manifest",
       "GET /accounts/{address}/portfolio",

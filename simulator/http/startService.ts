@@ -3,9 +3,10 @@ import type { Faults } from '../faults/faults'
 import { BaseError } from '../util/BaseError'
 import { buildApp } from './app'
 import type { HttpServices } from './domainServices'
+import { DEFAULT_API_KEY } from './plugins/auth'
 
-/** The API key `up` prints and accepts when none is given. */
-export const DEFAULT_API_KEY = 'devnet-key'
+export { DEFAULT_API_KEY }
+
 /** The port `up` listens on when none is given. */
 export const DEFAULT_PORT = 4000
 /** The host `up` listens on when none is given. */
@@ -23,6 +24,8 @@ export type StartServiceParameters = {
   bodyLimit?: number | undefined
   /** Time a request (headers and body) may take to arrive, in ms (default 30 s). */
   requestTimeoutMs?: number | undefined
+  /** Time the request headers may take to arrive, in ms (default and at most `requestTimeoutMs`). */
+  headersTimeoutMs?: number | undefined
   logger?: boolean | undefined
   /** The services routes delegate to. */
   services: HttpServices
@@ -64,6 +67,7 @@ export async function startService(parameters: StartServiceParameters): Promise<
       strictVersion: parameters.strictVersion,
       bodyLimit: parameters.bodyLimit,
       requestTimeoutMs: parameters.requestTimeoutMs,
+      headersTimeoutMs: parameters.headersTimeoutMs,
       logger: parameters.logger,
     },
     parameters.services,

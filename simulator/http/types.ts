@@ -12,6 +12,8 @@ export type HttpConfig = {
   bodyLimit?: number | undefined
   /** Time a request (headers and body) may take to arrive, in ms (default 30 s); later answers 408. */
   requestTimeoutMs?: number | undefined
+  /** Time the request headers may take to arrive, in ms (default and at most `requestTimeoutMs`); later answers 408. */
+  headersTimeoutMs?: number | undefined
   /** Fastify's logger option (default off). */
   logger?: boolean | Record<string, unknown> | undefined
 }

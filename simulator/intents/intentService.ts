@@ -56,7 +56,12 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
     if (problems.length > 0) throw new SubmissionRefusedError(problems)
   }
 
-  async function accept(signed: SignedIntent, intentId: string | null, version: 'alps' | 'blanc') {
+  async function accept(
+    signed: SignedIntent,
+    intentId: string | null,
+    version: 'alps' | 'blanc',
+    quotedAt?: number,
+  ) {
     const mandate = mandateOf(signed.intentOp)
     try {
       const record = await store.create({
@@ -69,6 +74,7 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
         dedupeKey: dedupeKeyOf(signed.intentOp),
         payload: signed,
         originChainIds: signed.intentOp.elements.map((e) => Number(e.chainId)),
+        ...(quotedAt === undefined ? {} : { quotedAt }),
       })
       relayer.settle(record.id)
       return record
@@ -146,7 +152,7 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
         if (winner) return { intentId, id: winner.id, status: winner.status }
         throw new QuoteNotFoundError(intentId)
       }
-      const record = await accept(signed, intentId, 'blanc')
+      const record = await accept(signed, intentId, 'blanc', quoted.quotedAt)
       return { intentId, id: record.id, status: record.status }
     },
 

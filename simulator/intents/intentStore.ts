@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { IntentStepEvent } from '../../conformance/spec/explorer'
+import type { EventBus } from '../events/eventBus'
 import { BaseError } from '../util/BaseError'
 import { readJsonSync, writeJsonAtomic } from '../util/persistence'
 import {
@@ -10,6 +12,8 @@ import {
   type IntentStatus,
   initialLifecycle,
   type LifecycleState,
+  type MissingSteps,
+  rewindLifecycle,
 } from './lifecycle'
 
 /** An accepted intent: what was submitted, and where it is in its lifecycle. */
@@ -29,6 +33,8 @@ export type IntentRecord<Payload = unknown> = {
   dedupeKey: string
   /** What the settlement needs: the intent and its signatures. */
   payload: Payload
+  /** Devnet time of the blanc quote it was submitted from (absent for alps). */
+  quotedAt?: number | undefined
 } & LifecycleState
 
 /** Parameters of {@link createIntentStore}. */
@@ -36,6 +42,8 @@ export type CreateIntentStoreParameters = {
   /** With a directory, every change is written there (atomically and durably) and loaded at the next start. */
   stateDir?: string | undefined
   now: () => number
+  /** Every lifecycle step is published here (the explorer's live feed). */
+  events: Pick<EventBus, 'publish'>
 }
 
 /** The intent was submitted before (same dedupeKey): a second submission is a conflict. */
@@ -63,6 +71,11 @@ export type IntentStore<Payload = unknown> = {
     id: string,
     event: AcceptedEvent<S> | IntentEvent,
   ): Promise<IntentRecord<Payload>>
+  /**
+   * Takes an intent back to the last step the chains hold (restored chain state lost some of its
+   * transactions; see `rewindLifecycle`) and persists it.
+   */
+  rewind(id: string, missing: MissingSteps): Promise<IntentRecord<Payload>>
   /** Intents not in a final status, e.g. to resume after a restart. */
   inFlight(): IntentRecord<Payload>[]
   all(): IntentRecord<Payload>[]
@@ -76,12 +89,13 @@ export type IntentStore<Payload = unknown> = {
  * rename), so a crash never leaves a half-written intent.
  *
  * @example
- * const store = createIntentStore({ stateDir: '.state', now: () => devnet.now() })
+ * const store = createIntentStore({ stateDir: '.state', now: () => devnet.now(), events })
  * await store.load()
  */
 export function createIntentStore<Payload = unknown>({
   stateDir,
   now,
+  events,
 }: CreateIntentStoreParameters): IntentStore<Payload> {
   const records = new Map<string, IntentRecord<Payload>>()
   const byIntentId = new Map<string, string>()
@@ -129,6 +143,7 @@ export function createIntentStore<Payload = unknown>({
       }
       index(record)
       await persist(record)
+      events.publish(stepEvent(record, { type: 'submitted' }, at))
       return record
     },
     get: (id) => records.get(id),
@@ -139,7 +154,17 @@ export function createIntentStore<Payload = unknown>({
     async apply(id, event) {
       const record = records.get(id)
       if (!record) throw new BaseError(`No intent with id ${id}.`)
-      const next = { ...record, ...applyIntentEvent(record, event, now()) }
+      const at = now()
+      const next = { ...record, ...applyIntentEvent(record, event, at) }
+      records.set(id, next)
+      await persist(next)
+      events.publish(stepEvent(next, event, at))
+      return next
+    },
+    async rewind(id, missing) {
+      const record = records.get(id)
+      if (!record) throw new BaseError(`No intent with id ${id}.`)
+      const next = { ...record, ...rewindLifecycle(record, missing, now()) }
       records.set(id, next)
       await persist(next)
       return next
@@ -148,5 +173,25 @@ export function createIntentStore<Payload = unknown>({
       [...records.values()].filter((r) => !['COMPLETED', 'FAILED', 'EXPIRED'].includes(r.status)),
     all: () => [...records.values()],
     flush: () => writes,
+  }
+}
+
+/** The live-feed event of one lifecycle step of `record` (its state after the step). */
+function stepEvent(
+  record: IntentRecord<unknown>,
+  event: IntentEvent | { type: 'submitted' },
+  at: number,
+): IntentStepEvent {
+  return {
+    type: 'intent',
+    id: record.id,
+    intentId: record.intentId,
+    step: event.type,
+    status: record.status,
+    chainId:
+      'chainId' in event ? event.chainId : event.type.startsWith('fill') ? record.destinationChainId : null,
+    transactionHash: 'txHash' in event ? event.txHash : null,
+    reason: event.type === 'failed' ? `${event.step}: ${event.reason}` : null,
+    at,
   }
 }

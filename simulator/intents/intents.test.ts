@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { createEventBus } from '../events/eventBus'
 import { createQuoteStore } from '../quoting/quoteStore'
 import { StateFileError } from '../util/persistence'
 import { createIntentStore, DuplicateIntentError } from './intentStore'
@@ -124,7 +125,7 @@ describe('intentStore', () => {
   it('keeps accepted intents and their progress across a restart', async () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'intents-'))
     try {
-      const first = createIntentStore({ stateDir, now: () => 1 })
+      const first = createIntentStore({ stateDir, now: () => 1, events: createEventBus() })
       await first.load()
       const a = await first.create(input('a'))
       const b = await first.create(input('b'))
@@ -132,7 +133,7 @@ describe('intentStore', () => {
       await first.apply(a.id, { type: 'fillSent', txHash: hash(9) })
       await first.flush()
 
-      const second = createIntentStore({ stateDir, now: () => 2 })
+      const second = createIntentStore({ stateDir, now: () => 2, events: createEventBus() })
       await second.load()
       expect(second.get(a.id)?.status).toBe('PRECONFIRMED')
       expect(second.get(a.id)?.payload).toEqual({ note: 'a' })
@@ -151,7 +152,7 @@ describe('intentStore', () => {
   it('one JSON file per intent; a crash mid-write (a leftover temp file) loses nothing; a broken file is named', async () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'intents-'))
     try {
-      const first = createIntentStore({ stateDir, now: () => 1 })
+      const first = createIntentStore({ stateDir, now: () => 1, events: createEventBus() })
       await first.load()
       const a = await first.create(input('a'))
       await first.flush()
@@ -163,19 +164,21 @@ describe('intentStore', () => {
       })
       // What a crash between writing the temp file and the rename leaves: the old file, whole.
       await writeFile(join(dir, `${a.id}.json.123.1.tmp`), '{"id":')
-      const second = createIntentStore({ stateDir, now: () => 2 })
+      const second = createIntentStore({ stateDir, now: () => 2, events: createEventBus() })
       await second.load()
       expect(second.get(a.id)?.status).toBe('PENDING')
 
       await writeFile(join(dir, `${a.id}.json`), '{"id":')
-      await expect(createIntentStore({ stateDir, now: () => 3 }).load()).rejects.toThrow(StateFileError)
+      await expect(
+        createIntentStore({ stateDir, now: () => 3, events: createEventBus() }).load(),
+      ).rejects.toThrow(StateFileError)
     } finally {
       await rm(stateDir, { recursive: true, force: true })
     }
   })
 
   it('refuses a second submission of the same intent', async () => {
-    const store = createIntentStore({ now: () => 1 })
+    const store = createIntentStore({ now: () => 1, events: createEventBus() })
     const first = await store.create(input('same'))
     await expect(store.create(input('same'))).rejects.toThrow(
       `This intent was already submitted (id ${first.id}).`,

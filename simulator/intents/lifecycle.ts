@@ -57,7 +57,7 @@ export type LifecycleState = {
   fill: { txHash: `0x${string}` | null; timestamp: number | null }
   claims: ClaimState[]
   failure: { reason: string; step: string } | null
-  history: { status: IntentStatus; at: number; event: IntentEvent['type'] | 'submitted' }[]
+  history: { status: IntentStatus; at: number; event: IntentEvent['type'] | 'submitted' | 'rewound' }[]
 }
 
 export class IllegalTransitionError extends BaseError {
@@ -136,5 +136,41 @@ export function applyIntentEvent<S extends IntentStatus>(
       break
   }
   if (next.status !== state.status) next.history.push({ status: next.status, at, event: e.type })
+  return next
+}
+
+/** Which of an intent's recorded transactions the chains no longer hold (see {@link rewindLifecycle}). */
+export type MissingSteps = {
+  /** The recorded fill transaction is not on the destination chain. */
+  fill: boolean
+  /** Origin chains whose recorded claim transaction is not on chain. */
+  claimChainIds: readonly number[]
+}
+
+/**
+ * Takes an intent back to the last step its chains still hold, after chain state was restored
+ * from an older save (docs/devnet.md, "Durable state"): a fill that is gone makes it PENDING
+ * again with every claim PENDING; a claim that is gone makes that claim PENDING and a COMPLETED
+ * intent FILLED. Final FAILED and EXPIRED intents are left as they are. The settlement then
+ * takes it up again. This is the one transition that goes backwards, and it is recorded in the
+ * history as `rewound`.
+ */
+export function rewindLifecycle(state: LifecycleState, missing: MissingSteps, at: number): LifecycleState {
+  if (state.status === 'FAILED' || state.status === 'EXPIRED') return state
+  const next: LifecycleState = structuredClone(state)
+  if (missing.fill) {
+    next.status = 'PENDING'
+    next.fill = { txHash: null, timestamp: null }
+    for (const claim of next.claims)
+      Object.assign(claim, { status: 'PENDING', txHash: null, timestamp: null })
+  } else {
+    for (const claim of next.claims)
+      if (missing.claimChainIds.includes(claim.chainId))
+        Object.assign(claim, { status: 'PENDING', txHash: null, timestamp: null })
+    if (next.status === 'COMPLETED' && next.claims.some((claim) => claim.status !== 'COMPLETED'))
+      next.status = 'FILLED'
+  }
+  if (next.status !== state.status || missing.claimChainIds.length > 0)
+    next.history.push({ status: next.status, at, event: 'rewound' })
   return next
 }

@@ -54,7 +54,7 @@ function qualifierValue(settlementLayer: string, fundingMethod: string, using757
  * buildIntentOp, so that a stored blanc quote keeps only the IntentOp and the key alive, not
  * everything buildIntentOp's scope held.
  */
-function signOnce(unsigned: IntentOp, server: PrivateKeyAccount): () => Promise<IntentOp> {
+export function signOnce(unsigned: IntentOp, server: PrivateKeyAccount): () => Promise<IntentOp> {
   let signing: Promise<IntentOp> | undefined
   return () => {
     signing ??= signServerSignature(unsigned, server).then((serverSignature) => ({

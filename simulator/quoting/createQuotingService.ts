@@ -14,6 +14,7 @@ import { type RoundTripScope, readBalances } from './readBalances'
 import { toAlpsRoute } from './toAlpsRoute'
 import { toBlancRoute } from './toBlancRoute'
 import { toPortfolio } from './toPortfolio'
+import { createSharedValues, toStoredQuote } from './toStoredQuote'
 import { toTokenRequirement } from './toTokenRequirement'
 import type { QuotingService, StoredQuotedIntent } from './types'
 
@@ -80,6 +81,8 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
       ? createEmissaryConfigs({ allocatorSigner: parameters.allocatorSigner })
       : undefined,
   }
+  // Parts repeated between stored routes (addresses, lock ids, prices, account blocks) are kept once.
+  const shared = createSharedValues()
   let lastCount = 0
   const counted = <T>(run: (scope: RoundTripScope) => Promise<T>) => {
     const scope = { count: 0 }
@@ -104,10 +107,9 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
       )
       if (!result.routes.length)
         throw new InsufficientLiquidityError((result.missing ?? []).map(toTokenRequirement))
-      const routes = result.routes.map((route) => {
-        const { signData: _signData, ...kept } = route.quoted
-        return toBlancRoute(route, quotes.put(kept))
-      })
+      const routes = result.routes.map((route) =>
+        toBlancRoute(route, quotes.put(toStoredQuote(route.quoted, parameters.server, shared))),
+      )
       // Fault: routes without their intentId break the spec's route shape.
       if (faults.has('quotes.malformed-field'))
         for (const route of routes) delete (route as Partial<typeof route>).intentId

@@ -11,8 +11,9 @@ export type CreateQuoteStoreParameters = {
   faults?: Pick<Faults, 'has'> | undefined
   /**
    * Most quotes kept (default {@link DEFAULT_MAX_QUOTES}); beyond it the oldest are forgotten, as
-   * if expired (a submit answers 404). A stored blanc route takes ~3 KB, and a load test quoting
-   * 800 times a second with 4 routes would otherwise hold ~1M routes (GBs) for a 300 s lifetime.
+   * if expired (a submit answers 404). A stored blanc route takes ~2.5 KB of heap
+   * (scripts/bench/quoteMemory.ts), and a load test quoting 800 times a second with 4 routes would
+   * otherwise hold ~1M routes (GBs) for a 300 s lifetime.
    */
   maxQuotes?: number | undefined
   /** How often expired quotes are swept on a timer, in ms of real time (default 10 s; 0 = never). */
@@ -22,7 +23,7 @@ export type CreateQuoteStoreParameters = {
 /** Default interval of the expired-quote sweep: 10 s. */
 export const DEFAULT_SWEEP_INTERVAL_MS = 10_000
 
-/** Quotes a store keeps at most, by default (~150 MB of blanc routes). */
+/** Quotes a store keeps at most, by default (~125 MB of blanc routes). */
 export const DEFAULT_MAX_QUOTES = 50_000
 
 /** A stored quote: the full intent stays on the server (spec: Differences between alps and blanc). */
@@ -45,6 +46,8 @@ export type QuoteStore<T> = {
   /** Forgets every quote, as a restart would (spec: States, rule 3). */
   reset(): void
   readonly size: number
+  /** Every quote kept, oldest first, expired ones not yet swept included (the explorer lists them). */
+  list(): StoredQuote<T>[]
   /** Forgets every expired quote now (the timer calls it too). */
   sweep(): void
   /** Stops the sweep timer (the timer is unref'd, so it never keeps the process alive). */
@@ -138,6 +141,7 @@ export function createQuoteStore<T>({
     get size() {
       return quotes.size
     },
+    list: () => [...quotes.values()],
     sweep: sweepAll,
     close() {
       if (timer) clearInterval(timer)

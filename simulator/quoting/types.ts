@@ -105,13 +105,25 @@ export type QuotedIntent = {
 }
 
 /**
- * What the blanc quote store keeps of a route until it is submitted: the IntentOp (signed at
- * submission), the account and what the route takes and gives. The typed data to sign and the
- * cost went out in the route itself and are not needed again: dropping them (and keeping the lazy
- * signer's scope small) took a stored route from ~7 KB to ~3 KB, which matters under load (up to
+ * What the blanc quote store keeps of a route until it is submitted (simulator/quoting/toStoredQuote.ts):
+ * the IntentOp (signed at submission, its repeated parts shared between stored routes), the account's
+ * address and setup ops, and what the route takes and gives. The typed data to sign, the cost, the
+ * request's delegations went out in the route itself and are not needed again. A stored route takes
+ * ~2.5 KB of heap (scripts/bench/quoteMemory.ts, BENCHMARKS.md), which matters under load (up to
  * 50 000 routes are kept).
  */
-export type StoredQuotedIntent = Omit<QuotedIntent, 'signData'>
+export type StoredQuotedIntent = Pick<
+  QuotedIntent,
+  | 'intentOp'
+  | 'signedIntentOp'
+  | 'fundingMethod'
+  | 'destinationChainId'
+  | 'originChainIds'
+  | 'outputs'
+  | 'sources'
+  | 'totalCostUsd'
+  | 'quotedAt'
+> & { account: Pick<QuotedAccount, 'address' | 'setupOps'> }
 
 /** Signature of the server-signature check (implemented in simulator/signing/serverSignature.ts). */
 export type VerifyServerSignature = (intentOp: IntentOp, serverAddress: Address) => Promise<boolean>

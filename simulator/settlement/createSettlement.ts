@@ -5,6 +5,7 @@ import type { IntentStore } from '../intents/intentStore'
 import type { SignedIntent, SimulationResult } from '../intents/types'
 import { approveFiller } from './approveFiller'
 import { expireOverdue } from './expireOverdue'
+import { reconcileWithChains } from './reconcileWithChains'
 import { resumeInFlight } from './resumeInFlight'
 import { settleIntent } from './settleIntent'
 import { simulateSettlement } from './simulateSettlement'
@@ -30,7 +31,10 @@ export type CreateSettlementParameters = {
 
 /** The relayer: fills on the destination, claims on the origins, and moves the lifecycle. */
 export type Settlement = {
-  /** Approves the filler for the relayer's tokens, resumes intents in flight, starts the expiry check. */
+  /**
+   * Approves the filler for the relayer's tokens, rewinds intents whose transactions the loaded
+   * chains lack, resumes intents in flight, starts the expiry check.
+   */
   start(): Promise<void>
   /** Starts settling an accepted (PENDING) intent in the background. */
   settle(id: string): void
@@ -90,6 +94,7 @@ export function createSettlement(parameters: CreateSettlementParameters): Settle
   return {
     async start() {
       await approveFiller(context)
+      await reconcileWithChains(context)
       await resumeInFlight(context, { settle })
       timer = setInterval(() => {
         expireOverdue(context).catch((error) => log(`expiry check: ${String(error)}`))

@@ -306,6 +306,53 @@ describe('settlement: expiry and restart', () => {
   })
 })
 
+describe('settlement: chains restored from an older save', () => {
+  it('rewinds a COMPLETED intent whose fill and claim the chains no longer hold, and settles it again once', async () => {
+    const stateDir = await mkdtemp(join(tmpdir(), 'settlement-rewind-'))
+    try {
+      const user = devnet.keys.accounts[7]!.account
+      const recipient = privateKeyToAccount(keccak256(toHex('rewound recipient'))).address
+      const usdc8453 = tokenAddress(8453, 'USDC')
+      // The chains as a checkpoint saved them, before the intent.
+      const { id: checkpoint } = await devnet.snapshot()
+      const first = await createServices({ devnet, faults: createFaults(), stateDir })
+      const { signedIntentOp } = await buildSignedIntent({
+        signer: { kind: 'EOA', account: user },
+        server: devnet.keys.server.account,
+        fundingMethod: 'COMPACT',
+        origins: [{ chainId: 42161, symbol: 'USDC', amount: usdc(6) }],
+        destination: { chainId: 8453, symbol: 'USDC', amount: usdc(5) },
+        recipient,
+        now: devnet.now(),
+      })
+      const { id } = (await first.services.intents.submitOperation({ signedIntentOp })).result
+      const done = await waitForStatus(first.services.intents, id, ['COMPLETED', 'FAILED'])
+      expect(done.status).toBe('COMPLETED')
+      expect(await balanceOf(devnet, 8453, usdc8453, recipient)).toBe(usdc(5))
+      await first.stop()
+
+      // The machine died with its Anvils: the chains come back from the checkpoint.
+      expect(await devnet.revert(checkpoint)).toBe(true)
+      expect(await balanceOf(devnet, 8453, usdc8453, recipient)).toBe(0n)
+
+      const second = await createServices({ devnet, faults: createFaults(), stateDir })
+      try {
+        const record = second.intentStore.get(id)!
+        expect(record.history.map((h) => h.event)).toContain('rewound')
+        const again = await waitForStatus(second.services.intents, id, ['COMPLETED', 'FAILED'])
+        expect(again.status).toBe('COMPLETED')
+        expect(again.fillTransactionHash).not.toBe(done.fillTransactionHash)
+        await expectMined(8453, again.fillTransactionHash)
+        expect(await balanceOf(devnet, 8453, usdc8453, recipient)).toBe(usdc(5))
+      } finally {
+        await second.stop()
+      }
+    } finally {
+      await rm(stateDir, { recursive: true, force: true })
+    }
+  })
+})
+
 describe('settlement: concurrency', () => {
   it('settles 100 intents submitted at once from 100 accounts, each balance moved exactly once', async () => {
     const owners = Array.from({ length: 100 }, (_, i) =>

@@ -57,8 +57,8 @@ function writeFileAtomicSync(path: string, text: string): void {
   fsyncDirSync(dir)
 }
 
-/** {@link writeFileAtomicSync} without blocking the event loop. */
-async function writeFileAtomic(path: string, text: string): Promise<void> {
+/** Replaces a text file atomically and durably, without blocking the event loop (see {@link writeJsonAtomic}). */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
   const dir = dirname(path)
   await mkdir(dir, { recursive: true })
   const temp = tempOf(path)

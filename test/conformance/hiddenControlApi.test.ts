@@ -35,11 +35,12 @@ describe('the simulator behind a proxy that answers 404 to /_devnet/, run with -
       s.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.message ?? ''}`),
     )
     expect(failed).toEqual([])
-    expect(run.summary.scenarios.passed).toBe(run.summary.scenarios.total - 3)
+    expect(run.summary.scenarios.passed).toBe(run.summary.scenarios.total - 4)
     expect(
       run.scenarios.filter((s) => s.status === 'not-applicable').map((s) => `${s.id}: ${s.reason}`),
     ).toEqual([
       'authentication.control-api: the target is not an intent-devnet (no /_devnet/ endpoints)',
+      'deposits.bridge-5-default: the target has no devnet control API (GET /_devnet/manifest)',
       'deposits.bridge-5: the target has no devnet control API (GET /_devnet/manifest)',
       expect.stringMatching(
         /^quotes\.blanc-quote-expiry: no control API to advance the clock, and \d+s is longer than the 0s the run may wait \(--max-wait\)$/,

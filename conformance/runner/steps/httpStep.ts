@@ -6,6 +6,7 @@ import { type Evaluation, evaluate, evaluateAnyOf } from '../evaluate'
 import { excerpt } from '../excerpt'
 import { interpolate } from '../interpolate'
 import { type PathRead, readPath } from '../matchers'
+import { normalizeCaip2 } from '../profile'
 import { type HttpResponse, sendRequest } from '../sendRequest'
 import type { HttpExcerpt } from '../types'
 import type { StepRun } from './stepRun'
@@ -32,10 +33,11 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
   for (;;) {
     attempts++
     try {
-      response = await sendRequest({
+      const sent = await sendRequest({
         ...request,
         timeoutMs: Math.max(1000, Math.min(30_000, run.deadline - Date.now())),
       })
+      response = { ...sent, json: normalizeCaip2(sent.json, request.caip2Response) }
     } catch (error) {
       exchange.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
       check('request', false, { message: `${http.method} ${http.path} failed: ${exchange.error}`, exchange })

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { DepositProcessorRegisterResponse, WebhookEvent, WebhookEventList } from '../../../conformance/spec'
 import { tokensByChain } from '../../../contracts/addresses'
 import { createDepositProcessor, createDepositProcessorService, type DepositChain } from '../../deposits'
+import { createEventBus } from '../../events/eventBus'
 import { createFaults } from '../../faults/faults'
 import { createPriceTable } from '../../prices/prices'
 import { createSystemClock } from '../../util/clock'
@@ -23,6 +24,7 @@ const processor = createDepositProcessor({
   prices: createPriceTable(),
   clock: createSystemClock(),
   faults: createFaults(),
+  events: createEventBus(),
   pollIntervalMs: null,
 })
 

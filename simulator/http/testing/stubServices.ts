@@ -1,3 +1,4 @@
+import { createEventBus } from '../../events/eventBus'
 import { createSystemClock } from '../../util/clock'
 import type { HttpServices } from '../domainServices'
 import { ApiError } from '../errorCodes'
@@ -58,6 +59,14 @@ export function stubServices(overrides: Partial<HttpServices> = {}): HttpService
       sendTestEvent: reached('depositProcessor.sendTestEvent'),
     }),
     prices: { setPrices: reached('prices.setPrices') },
+    explorer: {
+      listIntents: reached('explorer.listIntents'),
+      getIntent: reached('explorer.getIntent'),
+      listQuotes: reached('explorer.listQuotes'),
+      chains: reached('explorer.chains'),
+      getTransaction: reached('explorer.getTransaction'),
+    },
+    events: createEventBus(),
     ...overrides,
   }
 }

@@ -1,0 +1,73 @@
+import { type Command, InvalidArgumentError } from 'commander'
+import { DEFAULT_RECORD_PORT, startRecorder } from './startRecorder'
+import { writeRecording } from './writeRecording'
+
+/**
+ * `intent-devnet record`: a recording proxy in front of a target. Ctrl-C (or
+ * `POST /_record/stop` on the proxy) writes the scenario file and prints what it holds.
+ */
+export function register(program: Command): void {
+  program
+    .command('record')
+    .description(
+      'Record a session through a proxy in front of any target, and write it as a replayable scenario.',
+    )
+    .requiredOption('--target <url>', 'base URL of the target (the simulator, a vendor, the public service)')
+    .requiredOption('--api-key <key>', 'the x-api-key the client uses (never written)')
+    .requiredOption('--out <file>', 'the scenario file to write (FILE.state/ beside it holds chain state)')
+    .option(
+      '--port <port>',
+      'port of the proxy',
+      (value) => {
+        const port = Number(value)
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('not a port')
+        return port
+      },
+      DEFAULT_RECORD_PORT,
+    )
+    .option('--host <host>', 'interface of the proxy', '127.0.0.1')
+    .option('--chains <file>', 'chain RPC URLs (and funded keys) for a target without GET /_devnet/manifest')
+    .option('--id <id>', 'the scenario id (default: recorded.<file name>)')
+    .action(async (options) => {
+      let finish: (() => void) | undefined
+      const finished = new Promise<void>((resolve) => {
+        finish = resolve
+      })
+      let written: Promise<string> | undefined
+      const write = () => {
+        written ??= recorder
+          .stop()
+          .then((recording) => writeRecording(recording, options.out, { id: options.id }))
+          .then((result) => result.summary)
+        return written
+      }
+      const recorder = await startRecorder({
+        target: options.target,
+        apiKey: options.apiKey,
+        port: options.port,
+        host: options.host,
+        chainsFile: options.chains,
+        onStopRequest: async () => {
+          // Answer first, then stop: the proxy closes once the stop request is answered.
+          setImmediate(() => finish?.())
+          return { out: options.out }
+        },
+      })
+      const state = recorder.recording()
+      console.log(`recording ${options.target} through ${recorder.url}`)
+      for (const [chainId, url] of Object.entries(recorder.rpcUrls))
+        console.log(`  chain ${chainId} RPC: ${url}`)
+      console.log(
+        state.chainState
+          ? `  chain state and clock captured (offset ${state.chainState.offsetSeconds}s)`
+          : `  ${state.chainStateProblem}`,
+      )
+      if (state.faultsAtStart.length > 0)
+        console.log(`  faults enabled on the target: ${state.faultsAtStart.join(', ')}`)
+      console.log('Ctrl-C or POST /_record/stop writes the recording.')
+      process.once('SIGINT', () => finish?.())
+      process.once('SIGTERM', () => finish?.())
+      await finished
+      console.log(await write())
+    })
+}

@@ -1,0 +1,86 @@
+import type { Hex } from 'viem'
+
+/**
+ * What a recording session holds: every HTTP exchange through the proxy, every JSON-RPC call that
+ * sent a transaction through an RPC proxy, every webhook the target delivered to the stand-in
+ * receiver, all in one order (`seq`), and what is known of the target (manifest, chain state).
+ */
+
+/** One HTTP exchange through the recording proxy. */
+export type RecordedExchange = {
+  kind: 'http'
+  seq: number
+  /** ms since the recording started. */
+  at: number
+  durationMs: number
+  method: string
+  /** Path with its query string. */
+  path: string
+  /** Request headers that matter (lower-case names); `x-api-key` is never kept. */
+  headers: Record<string, string>
+  /** How the request carried `x-api-key`: the recording's key, none, or another key. */
+  apiKey: 'default' | 'omit' | 'wrong'
+  body: string | undefined
+  /** The target's answer, or the error that stopped the exchange. */
+  response?: { status: number; headers: Record<string, string>; body: string } | undefined
+  error?: string | undefined
+}
+
+/** A transaction a client sent through a per-chain RPC proxy. */
+export type RecordedTransaction = {
+  kind: 'chain'
+  seq: number
+  at: number
+  chainId: number
+  /** `eth_sendRawTransaction` (signed by the client) or `eth_sendTransaction` (an unlocked account). */
+  method: 'eth_sendRawTransaction' | 'eth_sendTransaction'
+  /** The raw transaction, or the `eth_sendTransaction` parameters. */
+  params: unknown
+  /** The hash the chain answered, if it accepted it. */
+  hash?: Hex | undefined
+  error?: string | undefined
+}
+
+/** A webhook the target delivered to the stand-in receiver (and that was forwarded to the client's). */
+export type RecordedWebhook = {
+  kind: 'webhook'
+  seq: number
+  at: number
+  headers: Record<string, string>
+  body: string
+  /** Against the secret the client configured: `valid`, `invalid`, or `absent` (no header). */
+  signature: 'valid' | 'invalid' | 'absent'
+  /** What the client's own receiver answered (or undefined when the client gave no URL / it failed). */
+  forwardedStatus?: number | undefined
+}
+
+/** One recorded event, in the order the recorder saw it. */
+export type RecordedEvent = RecordedExchange | RecordedTransaction | RecordedWebhook
+
+/** The chains' state and the clock when the recording started (the target is an intent-devnet). */
+export type RecordedChainState = {
+  offsetSeconds: number
+  chains: { chainId: number; state: Hex }[]
+}
+
+/** Everything a session recorded; {@link toScenario} turns it into a scenario. */
+export type Recording = {
+  target: string
+  startedAt: string
+  /** The key the client used (to tell `default` from `wrong`); never written. */
+  apiKey: string
+  events: RecordedEvent[]
+  /** `GET /_devnet/manifest` of the target at the start, when it has the control API. */
+  manifest?: unknown
+  /** Private keys of devnet accounts (the manifest's, or the `--chains` file's). */
+  accountKeys: Hex[]
+  /** Chain state and clock at the start, or why they could not be captured. */
+  chainState?: RecordedChainState | undefined
+  chainStateProblem?: string | undefined
+  /** The recorder's webhook URL prefix, which requests carry in place of the client's. */
+  webhookUrls: string[]
+  /** Webhook secrets the client configured (replaced by the runner's inbox secret at replay). */
+  webhookSecrets: string[]
+  /** Faults enabled on the target when the recording started (the replay does not enable them). */
+  faultsAtStart: string[]
+}

@@ -1,0 +1,78 @@
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { runConformance } from '../../../conformance/runner/runConformance'
+import { type LocalTarget, startLocalTarget } from '../../../conformance/runner/startLocalTarget'
+import { loadScenarios } from '../../../conformance/scenario/loadScenarios'
+import { chainsFileOf } from '../chainsFileOf'
+import { DEPARTURES, type IndependentTarget, startIndependentTarget } from './startIndependentTarget'
+
+/** The chains come from a simulator's manifest; the simulator serves nothing else to this test. */
+let chains: LocalTarget
+let target: IndependentTarget
+let chainsFile: string
+const apiKey = 'independent-key'
+
+/** The packs of the slice it implements (withdrawals and the deposit processor are not in it). */
+const PACKS = ['versioning', 'authentication', 'errors', 'limits', 'quotes', 'settlement']
+/** Scenarios of those packs that need endpoints outside the slice. */
+const OUTSIDE_SLICE = ['errors.envelopes']
+
+beforeAll(async () => {
+  chains = await startLocalTarget()
+  const file = (await chainsFileOf(chains.target, chains.apiKey)) as {
+    chains: { chainId: number; rpcUrl: string }[]
+    accounts: `0x${string}`[]
+  }
+  target = await startIndependentTarget({
+    apiKey,
+    chains: file.chains,
+    solverKey: file.accounts.at(-1)!,
+    quoteTtlSeconds: 4,
+  })
+  chainsFile = join(await mkdtemp(join(tmpdir(), 'independent-')), 'chains.json')
+  await writeFile(chainsFile, JSON.stringify(file))
+})
+afterAll(async () => {
+  await target?.close()
+  await chains?.stop()
+})
+
+describe('an independent blanc-only implementation at the public paths (--profile public --version blanc)', () => {
+  test('the report shows exactly its documented departures; alps scenarios are not applicable, with the reason', async () => {
+    const scenarios = (await loadScenarios({ packs: PACKS })).filter((s) => !OUTSIDE_SLICE.includes(s.id))
+    const run = await runConformance({
+      target: target.url,
+      apiKey,
+      scenarios,
+      profile: 'public',
+      version: 'blanc',
+      chainsFile,
+      maxWaitSeconds: 10,
+      timeoutSeconds: 60,
+    })
+    const failed = run.scenarios.flatMap((s) =>
+      s.checks.filter((c) => c.status === 'failed').map((c) => `${c.id} ${c.level ?? 'MUST'}`),
+    )
+    expect(failed.sort()).toEqual(DEPARTURES.flatMap((d) => d.checks.map((c) => `${c} ${d.level}`)).sort())
+
+    const byStatus = (status: string) => run.scenarios.filter((s) => s.status === status).map((s) => s.id)
+    expect(byStatus('failed').sort()).toEqual(DEPARTURES.map((d) => d.checks[0].split('/')[0]).sort())
+    // The blanc scenarios of its slice really ran and passed, the settlement on chain included.
+    expect(byStatus('passed')).toEqual(
+      expect.arrayContaining([
+        'quotes.blanc-route-schema',
+        'quotes.blanc-quote-expiry',
+        'settlement.blanc-lifecycle',
+      ]),
+    )
+    for (const s of run.scenarios.filter((r) => r.status === 'not-applicable'))
+      expect(`${s.id}: ${s.reason}`).toMatch(
+        /: (the scenario speaks alps; this run is restricted to --version blanc|the target is not an intent-devnet \(no \/_devnet\/ endpoints\))$/,
+      )
+    expect(byStatus('not-applicable').length).toBeGreaterThan(0)
+    expect(run.metadata).toMatchObject({ profile: 'public', versions: ['blanc'] })
+    expect(run.capabilities.controlApi).toBe(false)
+  }, 240_000)
+})
