@@ -8,6 +8,7 @@ export default defineConfig({
       'contracts/**/*.test.ts',
       'scripts/**/*.test.ts',
       'test/**/*.test.ts',
+      'integrations/**/*.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -21,6 +21,7 @@ import type { StoredQuotedIntent } from './quoting/types'
 import { createSettlement, type Settlement } from './settlement/createSettlement'
 import { verifySubmission } from './settlement/verifySubmission'
 import { createAllocator } from './signing/allocator'
+import { startIdleCollector } from './util/idleCollector'
 import { createWithdrawalService } from './withdrawals/withdrawals'
 
 /** Default lifetime of a blanc quote, in seconds (`--quote-ttl`). */
@@ -82,6 +83,8 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
     forks: parameters.forks,
     log: parameters.log,
   })
+  // Memory back to idle once a burst of load is over (simulator/util/idleCollector.ts).
+  const collector = startIdleCollector()
   let domain: DomainServices | undefined
   try {
     domain = await createServices({
@@ -123,6 +126,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       manifest: () => devnet.manifest(),
       close() {
         closing ??= (async () => {
+          collector.stop()
           await service.close()
           await domain?.stop()
           await devnet.stop()
@@ -131,6 +135,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       },
     }
   } catch (error) {
+    collector.stop()
     await domain?.stop().catch(() => {})
     await devnet.stop()
     throw error

@@ -7,14 +7,14 @@ import { Address, Hash, Hex } from './common'
  * clock, in unix seconds unless named `…Ms` or given as ISO 8601.
  */
 
-/** Query of every paged explorer list: at most `limit` items after `cursor` (the previous page's `nextCursor`). */
+/** Query of every paged explorer list: at most `limit` items after `cursor` (the previous page's `nextCursor`). DESIGN: the devnet explorer. */
 export const ExplorerPageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).optional(),
   cursor: z.string().min(1).max(200).optional(),
 })
 export type ExplorerPageQuery = z.infer<typeof ExplorerPageQuery>
 
-/** A token and a raw amount on one chain, with the devnet's symbol for it when it knows the token. */
+/** A token and a raw amount on one chain, with the devnet's symbol for it when it knows the token. DESIGN: the devnet explorer. */
 export const ExplorerTokenAmount = z.object({
   chainId: z.number().int(),
   token: Address,
@@ -27,7 +27,7 @@ export type ExplorerTokenAmount = z.infer<typeof ExplorerTokenAmount>
 /** The statuses of an intent (the lifecycle's, facts §1). */
 const IntentLifecycleStatus = z.enum(['PENDING', 'PRECONFIRMED', 'FILLED', 'COMPLETED', 'FAILED', 'EXPIRED'])
 
-/** One intent as the explorer lists it: who, where, what, and where it is in its lifecycle. */
+/** One intent as the explorer lists it: who, where, what, and where it is in its lifecycle. DESIGN: the devnet explorer. */
 export const ExplorerIntentSummary = z.object({
   id: z.string(),
   /** The blanc quote's intent id; null for an alps submission. */
@@ -49,7 +49,7 @@ export const ExplorerIntentSummary = z.object({
 })
 export type ExplorerIntentSummary = z.infer<typeof ExplorerIntentSummary>
 
-/** GET /_devnet/explorer/intents: newest first, paged. */
+/** GET /_devnet/explorer/intents: newest first, paged. DESIGN: the devnet explorer. */
 export const ExplorerIntentList = z.object({
   intents: z.array(ExplorerIntentSummary),
   total: z.number().int(),
@@ -57,7 +57,7 @@ export const ExplorerIntentList = z.object({
 })
 export type ExplorerIntentList = z.infer<typeof ExplorerIntentList>
 
-/** The kinds of step of an intent's timeline, in the order they happen. */
+/** The kinds of step of an intent's timeline, in the order they happen. DESIGN: the devnet explorer. */
 export const EXPLORER_STEP_KINDS = [
   'quoted',
   'submitted',
@@ -68,7 +68,7 @@ export const EXPLORER_STEP_KINDS = [
   'expired',
 ] as const
 
-/** One step of an intent's timeline: when (devnet clock), which chain, which transaction and the gas it used. */
+/** One step of an intent's timeline: when (devnet clock), which chain, which transaction and the gas it used. DESIGN: the devnet explorer. */
 export const ExplorerTimelineStep = z.object({
   step: z.enum(EXPLORER_STEP_KINDS),
   status: z.string(),
@@ -83,7 +83,7 @@ export const ExplorerTimelineStep = z.object({
 })
 export type ExplorerTimelineStep = z.infer<typeof ExplorerTimelineStep>
 
-/** GET /_devnet/explorer/intents/{id}: the summary, the timeline and the signatures it was submitted with. */
+/** GET /_devnet/explorer/intents/{id}: the summary, the timeline and the signatures it was submitted with. DESIGN: the devnet explorer. */
 export const ExplorerIntent = ExplorerIntentSummary.extend({
   fillDeadline: z.number().int(),
   timeline: z.array(ExplorerTimelineStep),
@@ -92,11 +92,11 @@ export const ExplorerIntent = ExplorerIntentSummary.extend({
 })
 export type ExplorerIntent = z.infer<typeof ExplorerIntent>
 
-/** Path parameters of GET /_devnet/explorer/intents/{id}. */
+/** Path parameters of GET /_devnet/explorer/intents/{id}. DESIGN: the devnet explorer. */
 export const ExplorerIntentParams = z.object({ id: z.string().min(1).max(100) })
 export type ExplorerIntentParams = z.infer<typeof ExplorerIntentParams>
 
-/** One blanc quote in the quote store, with its expiry on the devnet clock. */
+/** One blanc quote in the quote store, with its expiry on the devnet clock. DESIGN: the devnet explorer. */
 export const ExplorerQuote = z.object({
   intentId: z.string(),
   account: Address,
@@ -112,7 +112,7 @@ export const ExplorerQuote = z.object({
 })
 export type ExplorerQuote = z.infer<typeof ExplorerQuote>
 
-/** GET /_devnet/explorer/quotes: the quote store, newest first, paged. */
+/** GET /_devnet/explorer/quotes: the quote store, newest first, paged. DESIGN: the devnet explorer. */
 export const ExplorerQuoteList = z.object({
   quotes: z.array(ExplorerQuote),
   total: z.number().int(),
@@ -122,7 +122,7 @@ export const ExplorerQuoteList = z.object({
 })
 export type ExplorerQuoteList = z.infer<typeof ExplorerQuoteList>
 
-/** GET /_devnet/explorer/chains: each chain's head and time, and the devnet clock. */
+/** GET /_devnet/explorer/chains: each chain's head and time, and the devnet clock. DESIGN: the devnet explorer. */
 export const ExplorerChains = z.object({
   now: z.number().int(),
   chains: z.array(
@@ -137,14 +137,14 @@ export const ExplorerChains = z.object({
 })
 export type ExplorerChains = z.infer<typeof ExplorerChains>
 
-/** Path parameters of GET /_devnet/explorer/chains/{chainId}/transactions/{hash}. */
+/** Path parameters of GET /_devnet/explorer/chains/{chainId}/transactions/{hash}. DESIGN: the devnet explorer. */
 export const ExplorerTransactionParams = z.object({
   chainId: z.coerce.number().int().positive(),
   hash: Hash,
 })
 export type ExplorerTransactionParams = z.infer<typeof ExplorerTransactionParams>
 
-/** A call decoded by the ABI of our contract at its address: function and named arguments (JSON: integers as strings). */
+/** A call decoded by the ABI of our contract at its address: function and named arguments (JSON: integers as strings). DESIGN: the devnet explorer. */
 export const ExplorerDecodedCall = z.object({
   contract: z.string(),
   functionName: z.string(),
@@ -152,7 +152,7 @@ export const ExplorerDecodedCall = z.object({
 })
 export type ExplorerDecodedCall = z.infer<typeof ExplorerDecodedCall>
 
-/** GET /_devnet/explorer/chains/{chainId}/transactions/{hash}: a transaction, its receipt, and its call decoded. */
+/** GET /_devnet/explorer/chains/{chainId}/transactions/{hash}: a transaction, its receipt, and its call decoded. DESIGN: the devnet explorer. */
 export const ExplorerTransaction = z.object({
   chainId: z.number().int(),
   hash: Hash,
@@ -170,10 +170,10 @@ export const ExplorerTransaction = z.object({
 })
 export type ExplorerTransaction = z.infer<typeof ExplorerTransaction>
 
-/** Every kind of event of the live feed. */
+/** Every kind of event of the live feed. DESIGN: the devnet explorer. */
 export const DEVNET_EVENT_TYPES = ['intent', 'deposit', 'webhook'] as const
 
-/** An intent moved: one event per lifecycle step (submitted, fill sent and mined, each claim, the final status). */
+/** An intent moved: one event per lifecycle step (submitted, fill sent and mined, each claim, the final status). DESIGN: the devnet explorer. */
 export const IntentStepEvent = z.object({
   type: z.literal('intent'),
   id: z.string(),
@@ -188,7 +188,7 @@ export const IntentStepEvent = z.object({
 })
 export type IntentStepEvent = z.infer<typeof IntentStepEvent>
 
-/** A deposit moved: received, bridge started or complete, or failed with its rule's code (TOKEN-3, BALANCE-3, BRIDGE-5, …). */
+/** A deposit moved: received, bridge started or complete, or failed with its rule's code (TOKEN-3, BALANCE-3, BRIDGE-5, …). DESIGN: the devnet explorer. */
 export const DepositStepEvent = z.object({
   type: z.literal('deposit'),
   depositId: z.string(),
@@ -201,7 +201,7 @@ export const DepositStepEvent = z.object({
 })
 export type DepositStepEvent = z.infer<typeof DepositStepEvent>
 
-/** A webhook delivery was attempted: the receiver's answer, whether the request was signed, and what comes next. */
+/** A webhook delivery was attempted: the receiver's answer, whether the request was signed, and what comes next. DESIGN: the devnet explorer. */
 export const WebhookDeliveryEvent = z.object({
   type: z.literal('webhook'),
   eventId: z.string(),
@@ -220,7 +220,7 @@ export const WebhookDeliveryEvent = z.object({
 })
 export type WebhookDeliveryEvent = z.infer<typeof WebhookDeliveryEvent>
 
-/** One event of `GET /_devnet/events` (the `data:` of a server-sent event whose `event:` is its `type`). */
+/** One event of `GET /_devnet/events` (the `data:` of a server-sent event whose `event:` is its `type`). DESIGN: the devnet explorer. */
 export const DevnetEvent = z.discriminatedUnion('type', [
   IntentStepEvent,
   DepositStepEvent,
@@ -231,6 +231,7 @@ export type DevnetEvent = z.infer<typeof DevnetEvent>
 /**
  * Query of `GET /_devnet/events`: `types` keeps only some kinds (comma-separated); `after` replays
  * the recent events after that seq first (as the `Last-Event-ID` header does for a reconnect).
+ * DESIGN: the devnet explorer.
  */
 export const DevnetEventsQuery = z.object({
   types: z

@@ -23,8 +23,11 @@ export type CreateQuoteStoreParameters = {
 /** Default interval of the expired-quote sweep: 10 s. */
 export const DEFAULT_SWEEP_INTERVAL_MS = 10_000
 
-/** Quotes a store keeps at most, by default (~125 MB of blanc routes). */
-export const DEFAULT_MAX_QUOTES = 50_000
+/**
+ * Quotes a store keeps at most, by default (~50 MB of blanc routes): with the service's own
+ * ~200 MB, a store full of live quotes stays inside the 300 MB idle budget (issue 13).
+ */
+export const DEFAULT_MAX_QUOTES = 20_000
 
 /** A stored quote: the full intent stays on the server (spec: Differences between alps and blanc). */
 export type StoredQuote<T> = { intentId: string; expiresAt: number; quote: T }

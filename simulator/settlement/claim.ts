@@ -10,7 +10,7 @@ import { retryTransient } from './retryTransient'
 import { sendSetupCalls } from './sendSetupCalls'
 import type { SettlementContext } from './types'
 
-/** Parameters of {@link claim}. */
+/** Parameters of {@link startClaim}. */
 export type ClaimParameters = {
   id: string
   /** The element whose origin chain is claimed on. */
@@ -18,33 +18,37 @@ export type ClaimParameters = {
   fillId: Hex
 }
 
+/** A claim under way: found mined (before a restart), or handed to the sender; undefined when already COMPLETED. */
+export type StartedClaim =
+  | { chainId: number; mined: { txHash: Hex; timestamp: number } }
+  | { chainId: number; hash: Hex }
+  | undefined
+
 /**
- * Claims element `index` of a FILLED intent on its origin chain, paying the relayer, and records
- * the claim mined; a claim already mined (before a restart) is recorded, not sent again.
+ * Starts the claim of element `index` on its origin chain, without recording anything: finds it
+ * mined (before a restart), or runs its setup calls, simulates it and hands it to the sender.
+ * The caller records what it returns (`claimMined` or `claimSent`), then calls {@link finishClaim}.
  *
  * @example
- * await claim(context, { id: record.id, index: 0, fillId })
+ * const started = await startClaim(context, { id: record.id, index: 0, fillId })
  */
-export async function claim(
+export async function startClaim(
   context: SettlementContext,
   { id, index, fillId }: ClaimParameters,
-): Promise<void> {
-  const { devnet, store } = context
+): Promise<StartedClaim> {
+  const { devnet } = context
   const record = getIntentRecord(context, id)
   const signed = record.payload
   const chainId = Number(signed.intentOp.elements[index]!.chainId)
   const state = record.claims.find((c) => c.chainId === chainId)
-  if (!state || state.status === 'COMPLETED') return
+  if (!state || state.status === 'COMPLETED') return undefined
   const mined = await findMined(context, {
     chainId,
     event: 'Claimed',
     fillId,
     txHash: state.txHash ?? undefined,
   })
-  if (mined) {
-    await store.apply(id, { type: 'claimMined', chainId, txHash: mined.txHash, timestamp: mined.timestamp })
-    return
-  }
+  if (mined) return { chainId, mined }
   await sendSetupCalls(context, signed, chainId)
   const call = await prepareClaim(context, signed, index)
   const authorizationList = await getAuthorizations(devnet, signed, chainId)
@@ -56,10 +60,36 @@ export async function claim(
   const hash = await retryTransient(context, { what: 'send claim' }, () =>
     sender.send({ to: call.to, data: call.data, authorizationList }),
   )
-  await store.apply(id, { type: 'claimSent', chainId, txHash: hash })
-  const receipt = await sender.waitForReceipt(hash)
+  return { chainId, hash }
+}
+
+/** The event that records a started claim: mined, or sent. */
+export function startedClaimEvent(started: NonNullable<StartedClaim>) {
+  return 'mined' in started
+    ? ({ type: 'claimMined', chainId: started.chainId, ...started.mined } as const)
+    : ({ type: 'claimSent', chainId: started.chainId, txHash: started.hash } as const)
+}
+
+/**
+ * Waits for a sent claim's receipt and records it mined; throws when it reverted.
+ *
+ * @example
+ * await finishClaim(context, { id: record.id, chainId: 10, hash })
+ */
+export async function finishClaim(
+  context: SettlementContext,
+  { id, chainId, hash }: { id: string; chainId: number; hash: Hex },
+): Promise<void> {
+  const receipt = await getSender(context, chainId).waitForReceipt(hash)
   if (receipt.status !== 'success')
     throw new SettlementStepError(`claim on chain ${chainId}: the transaction ${hash} reverted.`)
-  const block = await devnet.chain(chainId).publicClient.getBlock({ blockNumber: receipt.blockNumber })
-  await store.apply(id, { type: 'claimMined', chainId, txHash: hash, timestamp: Number(block.timestamp) })
+  const block = await context.devnet
+    .chain(chainId)
+    .publicClient.getBlock({ blockNumber: receipt.blockNumber })
+  await context.store.apply(id, {
+    type: 'claimMined',
+    chainId,
+    txHash: hash,
+    timestamp: Number(block.timestamp),
+  })
 }

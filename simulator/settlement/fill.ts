@@ -13,15 +13,20 @@ import type { SettlementContext } from './types'
 /** Parameters of {@link fill}. */
 export type FillParameters = { id: string }
 
+/** The fill, mined: its transaction and block time (not yet recorded as `fillMined`). */
+export type FillReturnType = { txHash: `0x${string}`; timestamp: number } | undefined
+
 /**
- * Fills a PENDING or PRECONFIRMED intent on its destination and moves it to FILLED: a fill
- * already mined (before a restart) is recorded, not sent again; a fill past its deadline makes
- * the intent EXPIRED; a fill that would revert throws with the decoded reason.
+ * Fills a PENDING or PRECONFIRMED intent on its destination and returns the mined fill, which
+ * the caller records (`fillMined`, see settleIntent: the claims go out first, so FILLED is never
+ * shown without its claims): a fill already mined (before a restart) is found, not sent again; a
+ * fill past its deadline makes the intent EXPIRED (undefined is returned); a fill that would
+ * revert throws with the decoded reason.
  *
  * @example
- * await fill(context, { id: record.id })
+ * const mined = await fill(context, { id: record.id })
  */
-export async function fill(context: SettlementContext, { id }: FillParameters): Promise<void> {
+export async function fill(context: SettlementContext, { id }: FillParameters): Promise<FillReturnType> {
   const { devnet, store } = context
   const record = getIntentRecord(context, id)
   const signed = record.payload
@@ -35,10 +40,7 @@ export async function fill(context: SettlementContext, { id }: FillParameters): 
     fillId,
     txHash: record.status === 'PRECONFIRMED' ? (record.fill.txHash ?? undefined) : undefined,
   })
-  if (mined) {
-    await store.apply(id, { type: 'fillMined', txHash: mined.txHash, timestamp: mined.timestamp })
-    return
-  }
+  if (mined) return mined
 
   if (getIntentRecord(context, id).status === 'PENDING' && devnet.now() > record.fillDeadline) {
     await store.apply(id, { type: 'expired' })
@@ -73,5 +75,5 @@ export async function fill(context: SettlementContext, { id }: FillParameters): 
   const receipt = await sender.waitForReceipt(hash)
   if (receipt.status !== 'success') throw new SettlementStepError(`The fill transaction ${hash} reverted.`)
   const block = await devnet.chain(destination).publicClient.getBlock({ blockNumber: receipt.blockNumber })
-  await store.apply(id, { type: 'fillMined', txHash: hash, timestamp: Number(block.timestamp) })
+  return { txHash: hash, timestamp: Number(block.timestamp) }
 }

@@ -1,7 +1,7 @@
 import { BaseError } from '../util/BaseError'
-import { claim } from './claim'
+import { finishClaim, startClaim, startedClaimEvent } from './claim'
 import { describeRevert } from './describeRevert'
-import { fill } from './fill'
+import { type FillReturnType, fill } from './fill'
 import { getFillId } from './getFillId'
 import { getIntentRecord } from './getIntentRecord'
 import { recordFailure } from './recordFailure'
@@ -26,20 +26,45 @@ export async function settleIntent(
   let step: 'fill' | 'claim' = 'fill'
   try {
     let record = getIntentRecord(context, id)
-    if (record.status === 'PENDING' || record.status === 'PRECONFIRMED') await fill(context, { id })
-    record = getIntentRecord(context, id)
-    if (record.status !== 'FILLED') return
+    let filled: FillReturnType
+    if (record.status === 'PENDING' || record.status === 'PRECONFIRMED') {
+      filled = await fill(context, { id })
+      if (!filled) return
+    } else if (record.status !== 'FILLED') return
+    const fillMined = filled && ({ type: 'fillMined', ...filled } as const)
     step = 'claim'
     // Fault: fill but never claim, so the intent stays FILLED.
-    if (context.faults.has('intents.skip-claims')) return
+    if (context.faults.has('intents.skip-claims')) {
+      if (fillMined) await context.store.apply(id, fillMined)
+      return
+    }
+    record = getIntentRecord(context, id)
     const { payload } = record
     const fillId = await retryTransient(context, { what: 'fill id' }, () =>
       getFillId(context.devnet, payload),
     )
-    const results = await Promise.allSettled(
-      payload.intentOp.elements.map((_, index) => claim(context, { id, index, fillId })),
+    // The claims go out before FILLED is recorded, and FILLED is recorded together with them (one
+    // synchronous run of store writes): no reader sees FILLED without its claims' transactions
+    // (the public SDK's waitForExecution returns at FILLED and names every claim).
+    const started = await Promise.allSettled(
+      payload.intentOp.elements.map((_, index) => startClaim(context, { id, index, fillId })),
     )
-    const failed = results.find((r) => r.status === 'rejected')
+    const writes: Promise<unknown>[] = []
+    if (fillMined) writes.push(context.store.apply(id, fillMined))
+    for (const result of started)
+      if (result.status === 'fulfilled' && result.value)
+        writes.push(context.store.apply(id, startedClaimEvent(result.value)))
+    await Promise.all(writes)
+    const notStarted = started.find((r) => r.status === 'rejected')
+    if (notStarted) throw notStarted.reason
+    const finished = await Promise.allSettled(
+      started.map((result) =>
+        result.status === 'fulfilled' && result.value && 'hash' in result.value
+          ? finishClaim(context, { id, ...result.value })
+          : undefined,
+      ),
+    )
+    const failed = finished.find((r) => r.status === 'rejected')
     if (failed) throw failed.reason
   } catch (error) {
     const reason = error instanceof BaseError ? error.shortMessage : describeRevert(error)

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 
@@ -7,16 +8,55 @@ const root = join(import.meta.dirname, '..', '..')
 /** The names an entry point exports, sorted: a changed public surface shows in review. */
 const names = async (specifier: string) => Object.keys(await import(specifier)).sort()
 
-test('package.json exports the three entry points', async () => {
+test('package.json exports the entry points', async () => {
   const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'))
   expect(pkg.exports).toMatchInlineSnapshot(`
     {
       ".": "./simulator/index.ts",
       "./conformance": "./conformance/index.ts",
+      "./jest": "./integrations/jest/index.cjs",
+      "./jest/globalSetup": "./integrations/jest/globalSetup.cjs",
+      "./jest/globalTeardown": "./integrations/jest/globalTeardown.cjs",
       "./package.json": "./package.json",
       "./spec": "./conformance/spec/index.ts",
+      "./testcontainers": "./integrations/testcontainers.ts",
+      "./vitest": "./integrations/vitest.ts",
     }
   `)
+})
+
+test('intent-devnet/testcontainers', async () => {
+  expect(await names('intent-devnet/testcontainers')).toMatchInlineSnapshot(`
+    [
+      "DEFAULT_IMAGE",
+      "ImageMissingError",
+      "IntentDevnetContainer",
+      "StartedIntentDevnetContainer",
+    ]
+  `)
+})
+
+test('intent-devnet/vitest', async () => {
+  expect(await names('intent-devnet/vitest')).toMatchInlineSnapshot(`
+    [
+      "default",
+      "isolateDevnet",
+      "revertDevnet",
+      "snapshotDevnet",
+    ]
+  `)
+})
+
+test('intent-devnet/jest', async () => {
+  const require = createRequire(import.meta.url)
+  expect(Object.keys(require('intent-devnet/jest')).sort()).toMatchInlineSnapshot(`
+    [
+      "devnetManifest",
+      "isolateDevnet",
+    ]
+  `)
+  expect(typeof require('intent-devnet/jest/globalSetup')).toBe('function')
+  expect(typeof require('intent-devnet/jest/globalTeardown')).toBe('function')
 })
 
 test('intent-devnet (the simulator)', async () => {

@@ -1,0 +1,374 @@
+/**
+ * Fast start (issue 18): from the command to `/health` 200, beside four bare Anvils started in
+ * the same run, alternating, median of `--runs` (default 5) each.
+ *
+ * - bare: 4 Anvil processes (chains 1, 10, 8453, 42161) spawned in parallel until each listens;
+ * - `npm start`, `npx intent-devnet up` and `node bin/intent-devnet.js up` (the bundle), each with
+ *   `--port` on a free port, from the spawn to the first `/health` 200;
+ * - before: `tsx simulator/cli/main.ts up` (what `npm start` ran before issue 18) and the bin on the
+ *   sources (`INTENT_DEVNET_BUNDLE=0`, what `npx intent-devnet` ran);
+ * - in-process `startSimulator` (modules already loaded) to `/health` 200;
+ * then the idle RSS of the service and its 4 Anvils, the wall time of each start-up phase
+ * (in process) and the CPU time of a bundled start by package (`node --cpu-prof`).
+ * `--conformance N`: also `intent-devnet conformance` (all packs) N times, bundle vs tsx.
+ *
+ * @example
+ * npx tsx scripts/bench/start.ts --runs 5 --conformance 3
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { SourceMap } from 'node:module'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { buildBundle, bundlePath, staleReason } from '../build'
+
+const root = join(import.meta.dirname, '../..')
+const arg = (name: string, fallback: number) => {
+  const at = process.argv.indexOf(name)
+  return at > 0 ? Number(process.argv[at + 1]) : fallback
+}
+const runs = arg('--runs', 5)
+const conformanceRuns = arg('--conformance', 0)
+const chainIds = [1, 10, 8453, 42161]
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+    server.on('error', reject)
+  })
+
+const healthy = async (url: string) => {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(1000) })).status === 200
+  } catch {
+    return false
+  }
+}
+
+/** Resolves when `child` (and every process of its group) has exited; SIGTERM to the group first. */
+const stopGroup = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    const signal = (name: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, name)
+      } catch {
+        resolve()
+      }
+    }
+    const force = setTimeout(() => signal('SIGKILL'), 15_000)
+    child.once('exit', () => resolve(clearTimeout(force)))
+    signal('SIGTERM')
+  })
+
+type Started = { ms: number; child: ChildProcess; port: number }
+
+/** Spawns `command` (own process group) with `--port` appended and times it to `/health` 200. */
+async function startCommand(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Started> {
+  const port = await freePort()
+  const started = performance.now()
+  const child = spawn(command, [...args, '--port', String(port)], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...env },
+  })
+  let stderr = ''
+  child.stderr!.on('data', (data) => {
+    stderr = `${stderr}${data}`.slice(-4000)
+  })
+  const url = `http://127.0.0.1:${port}/health`
+  while (!(await healthy(url))) {
+    if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited:\n${stderr}`)
+    if (performance.now() - started > 120_000) throw new Error(`${command} ${args.join(' ')}: no /health`)
+    await sleep(5)
+  }
+  return { ms: performance.now() - started, child, port }
+}
+
+/** Four bare Anvils, spawned in parallel until each prints that it listens. */
+async function bareAnvils(): Promise<number> {
+  const { anvilBinaryPath } = await import('../../simulator/devnet/anvil')
+  const started = performance.now()
+  const children = await Promise.all(
+    chainIds.map(
+      (chainId) =>
+        new Promise<ChildProcess>((resolve, reject) => {
+          const child = spawn(
+            anvilBinaryPath(),
+            ['--port', '0', '--chain-id', String(chainId), '--hardfork', 'prague'],
+            { stdio: ['ignore', 'pipe', 'ignore'] },
+          )
+          let out = ''
+          child.stdout!.on('data', (chunk) => {
+            out += chunk
+            if (out.includes('Listening on')) resolve(child)
+          })
+          child.once('exit', () => reject(new Error('anvil exited')))
+        }),
+    ),
+  )
+  const ms = performance.now() - started
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          // An Anvil SIGTERMed right after it listens has been seen to ignore it: SIGKILL after 2 s.
+          const force = setTimeout(() => child.kill('SIGKILL'), 2000)
+          child.once('exit', () => resolve(clearTimeout(force)))
+          child.kill('SIGTERM')
+        }),
+    ),
+  )
+  return ms
+}
+
+const rssKiB = (pid: number) => {
+  try {
+    return Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/)?.[1] ?? 0)
+  } catch {
+    return 0
+  }
+}
+/** Every process under `pid` (children, grandchildren, …) with its command name. */
+const descendants = (pid: number): { pid: number; name: string }[] => {
+  const all = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      try {
+        const [, name, ppid] =
+          readFileSync(`/proc/${entry}/stat`, 'utf8').match(/^\d+ \((.*)\) \S (\d+)/) ?? []
+        return [{ pid: Number(entry), name: name!, ppid: Number(ppid) }]
+      } catch {
+        return []
+      }
+    })
+  const found: { pid: number; name: string }[] = []
+  const walk = (parent: number) => {
+    for (const process of all.filter((entry) => entry.ppid === parent)) {
+      found.push(process)
+      walk(process.pid)
+    }
+  }
+  walk(pid)
+  return found
+}
+
+const variants: Record<string, () => Promise<Started>> = {
+  'npm start': () => startCommand('npm', ['start', '--silent', '--']),
+  'npx intent-devnet up': () => startCommand('npx', ['--offline', 'intent-devnet', 'up']),
+  'node bin/intent-devnet.js up (bundle)': () =>
+    startCommand(process.execPath, ['bin/intent-devnet.js', 'up']),
+  'before: tsx simulator/cli/main.ts up': () =>
+    startCommand(join(root, 'node_modules/.bin/tsx'), ['simulator/cli/main.ts', 'up']),
+  'before: node bin/intent-devnet.js up (tsx loader)': () =>
+    startCommand(process.execPath, ['bin/intent-devnet.js', 'up'], { INTENT_DEVNET_BUNDLE: '0' }),
+}
+
+if (staleReason('intent-devnet')) await buildBundle('intent-devnet')
+const { startSimulator } = await import('../../simulator/startSimulator')
+const inProcess = async () => {
+  const started = performance.now()
+  const sim = await startSimulator({ port: 0, chainIds })
+  while (!(await healthy(`${sim.baseUrl}/health`))) await sleep(5)
+  const ms = performance.now() - started
+  await sim.close()
+  return ms
+}
+
+// One warm-up of each (disk cache, the first JIT of this process).
+await bareAnvils()
+for (const start of Object.values(variants)) await stopGroup((await start()).child)
+await inProcess()
+
+const times: Record<string, number[]> = {
+  'bare: 4 Anvils': [],
+  ...Object.fromEntries(Object.keys(variants).map((name) => [name, []])),
+  'in-process startSimulator': [],
+}
+for (let i = 0; i < runs; i++) {
+  for (const [name, start] of Object.entries(variants)) {
+    times['bare: 4 Anvils']!.push(await bareAnvils())
+    // Others edit the sources while this runs: a rebuild belongs outside the timed start.
+    if (staleReason('intent-devnet')) await buildBundle('intent-devnet')
+    const started = await start()
+    times[name]!.push(started.ms)
+    await stopGroup(started.child)
+  }
+  times['in-process startSimulator']!.push(await inProcess())
+}
+
+const bare = median(times['bare: 4 Anvils']!)
+console.log(
+  `\nready: median of ${runs} (bare: ${times['bare: 4 Anvils']!.length}), load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+)
+console.log('| start | median | runs (ms) | ratio to 4 bare Anvils |\n|---|---|---|---|')
+for (const [name, values] of Object.entries(times))
+  console.log(
+    `| ${name} | ${median(values).toFixed(0)} ms | ${values.map((v) => v.toFixed(0)).join(', ')} | ${(median(values) / bare).toFixed(2)}x |`,
+  )
+
+// Idle memory: the service and its Anvils, 10 s after it answers; the bundle, then the sources through tsx.
+for (const [name, env] of [
+  ['bundle', {}],
+  ['before (tsx loader)', { INTENT_DEVNET_BUNDLE: '0' }],
+] as const) {
+  const started = await startCommand(process.execPath, ['bin/intent-devnet.js', 'up'], env)
+  await sleep(10_000)
+  const service = rssKiB(started.child.pid!)
+  const anvils = descendants(started.child.pid!).filter((process) => process.name === 'anvil')
+  const anvilRss = anvils.map((anvil) => rssKiB(anvil.pid))
+  const total = service + anvilRss.reduce((a, b) => a + b, 0)
+  console.log(
+    `\nidle RSS, ${name}: service ${(service / 1024).toFixed(0)} MiB + ${anvils.length} Anvils ${anvilRss.map((kib) => (kib / 1024).toFixed(0)).join(' + ')} MiB = ${(total / 1024).toFixed(0)} MiB`,
+  )
+  await stopGroup(started.child)
+}
+
+// Wall time of each phase, in this process (modules of the phase loaded when it starts).
+{
+  const { startDevnet } = await import('../../simulator/devnet/startDevnet')
+  const { createServices } = await import('../../simulator/startSimulator')
+  const { startService } = await import('../../simulator/http/startService')
+  const { createFaults } = await import('../../simulator/faults/faults')
+  const phases: Record<string, number[]> = {}
+  const add = (name: string, ms: number) => {
+    phases[name] ??= []
+    phases[name].push(ms)
+  }
+  for (let i = 0; i < runs; i++) {
+    let last = performance.now()
+    const started = last
+    const devnet = await startDevnet({
+      chainIds,
+      log: (line) => {
+        const now = performance.now()
+        add(`devnet: ${line.replace(/\d+/g, 'N').slice(0, 60)}`, now - last)
+        last = now
+      },
+    })
+    add('devnet ready (startDevnet, total)', performance.now() - started)
+    last = performance.now()
+    const faults = createFaults()
+    const domain = await createServices({ devnet, faults })
+    add('domain services (createServices)', performance.now() - last)
+    last = performance.now()
+    const service = await startService({ port: 0, services: domain.services, faults })
+    add('HTTP service built and listening (startService)', performance.now() - last)
+    await service.close()
+    await domain.stop()
+    await devnet.stop()
+  }
+  console.log(`\nphases in process, median of ${runs}:\n| phase | median |\n|---|---|`)
+  for (const [name, values] of Object.entries(phases))
+    console.log(`| ${name} | ${median(values).toFixed(0)} ms |`)
+}
+
+// CPU time of a bundled start by package: `node --cpu-prof` until /health 200, mapped through
+// the bundle's source map. Self time of each sample, by the package (or our folder) of its code.
+{
+  const profileDir = mkdtempSync(join(tmpdir(), 'bench-start-'))
+  const nodeStart = performance.now()
+  await new Promise((resolve) => spawn(process.execPath, ['-e', '0']).once('exit', resolve))
+  const nodeMs = performance.now() - nodeStart
+  const started = await startCommand(process.execPath, [
+    '--cpu-prof',
+    `--cpu-prof-dir=${profileDir}`,
+    '--cpu-prof-interval=200',
+    'bin/intent-devnet.js',
+    'up',
+  ])
+  await stopGroup(started.child)
+  const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'))
+  if (!file) throw new Error('no CPU profile written')
+  const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as {
+    nodes: {
+      id: number
+      callFrame: { url: string; lineNumber: number; columnNumber: number; functionName: string }
+    }[]
+    samples: number[]
+    timeDeltas: number[]
+  }
+  const bundleUrl = `file://${bundlePath('intent-devnet')}`
+  const map = new SourceMap(JSON.parse(readFileSync(`${bundlePath('intent-devnet')}.map`, 'utf8')))
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]))
+  const packageOf = (url: string, line: number, column: number, name: string) => {
+    if (url === bundleUrl) {
+      const entry = map.findEntry(line, column) as { originalSource?: string }
+      const source = entry.originalSource ? fileURLToPath(new URL(entry.originalSource, bundleUrl)) : ''
+      const inModules = source.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)
+      if (inModules) return inModules[1]!
+      return source
+        ? `ours: ${source
+            .slice(root.length + 1)
+            .split('/')
+            .slice(0, 2)
+            .join('/')}`
+        : 'bundle (unmapped)'
+    }
+    // Node's own modules by file (node:internal/modules/esm/utils is where the bundle compiles).
+    if (url.startsWith('node:')) return `node: ${url.replace('node:internal/', '')}`
+    if (url === '' && !name.startsWith('(')) return `(${name || 'native'})`
+    if (url === '') return name
+    const inModules = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)
+    return inModules ? `${inModules[1]} (node_modules)` : url.replace(`file://${root}/`, '')
+  }
+  // Only the samples until the service answered (the rest is the shutdown).
+  const cutoff = started.ms * 1000
+  const totals = new Map<string, number>()
+  let elapsed = 0
+  for (let i = 0; i < profile.samples.length; i++) {
+    elapsed += profile.timeDeltas[i] ?? 0
+    if (elapsed > cutoff) break
+    const frame = byId.get(profile.samples[i]!)!.callFrame
+    const key = packageOf(frame.url, frame.lineNumber, frame.columnNumber, frame.functionName)
+    totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000)
+  }
+  console.log(
+    `\nbundled start (${started.ms.toFixed(0)} ms to /health under --cpu-prof; \`node -e 0\` alone: ${nodeMs.toFixed(0)} ms), CPU self time by package:\n| code | ms |\n|---|---|`,
+  )
+  for (const [key, ms] of [...totals].sort((a, b) => b[1] - a[1]).filter(([, ms]) => ms >= 5))
+    console.log(`| ${key} | ${ms.toFixed(0)} |`)
+}
+
+if (conformanceRuns > 0) {
+  const out = mkdtempSync(join(tmpdir(), 'bench-start-conformance-'))
+  const timeCommand = (command: string, args: string[], env: Record<string, string> = {}) =>
+    new Promise<number>((resolve) => {
+      const started = performance.now()
+      spawn(command, args, { cwd: root, stdio: 'ignore', env: { ...process.env, ...env } }).once(
+        'exit',
+        (code) => {
+          if (code !== 0) console.error(`${command} ${args.join(' ')} exited ${code}`)
+          resolve(performance.now() - started)
+        },
+      )
+    })
+  const packs = ['conformance', '--reporter', 'json', '--out', out]
+  const after: number[] = []
+  const before: number[] = []
+  for (let i = 0; i < conformanceRuns; i++) {
+    after.push(await timeCommand(process.execPath, ['bin/intent-devnet.js', ...packs]))
+    before.push(await timeCommand(join(root, 'node_modules/.bin/tsx'), ['simulator/cli/main.ts', ...packs]))
+  }
+  console.log(
+    `\nintent-devnet conformance, all packs, median of ${conformanceRuns}: bundle ${(median(after) / 1000).toFixed(2)} s (${after.map((v) => (v / 1000).toFixed(2)).join(', ')}), before (tsx) ${(median(before) / 1000).toFixed(2)} s (${before.map((v) => (v / 1000).toFixed(2)).join(', ')}): ${(median(after) / median(before)).toFixed(2)}x`,
+  )
+}
+process.exit(0)

@@ -1,0 +1,220 @@
+/**
+ * Bundles each entry point of the project into one ES module under `dist/` with esbuild, so
+ * `bin/intent-devnet.js` starts without a TypeScript loader and without resolving hundreds of
+ * files (issue 18). The bundle is never stale: beside each bundle a stamp records every source
+ * file it was built from (size and mtime) and the bundle's own; the bin compares them before it
+ * uses the bundle and rebuilds (or falls back to tsx) when anything differs.
+ *
+ * Runs at `npm install` (the `prepare` script) and by the bin on a stale or missing bundle.
+ *
+ * @example
+ * npx tsx scripts/build.ts          # build every bundle
+ * npx tsx scripts/build.ts --check  # exit 1 when a bundle is stale
+ */
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { mkdir, readFile } from 'node:fs/promises'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build, type Plugin } from 'esbuild'
+
+/** The project's root (package.json, simulator/, conformance/). */
+export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))
+
+/** Folder of the bundles, relative to the root (ignored by git: built at install). */
+export const OUT_DIR = 'dist'
+
+/** Entry points: bundle name → source file. `bin/intent-devnet.js` runs `intent-devnet`. */
+export const ENTRY_POINTS = { 'intent-devnet': 'simulator/cli/main.ts' } as const
+
+/** Name of one bundle. */
+export type BundleName = keyof typeof ENTRY_POINTS
+
+/**
+ * Packages the bundle leaves in node_modules: each finds files beside its own code at run time
+ * (the Anvil binary, Swagger UI's static assets, secp256k1's prebuilt addon, esbuild's binary for
+ * the `image` subcommand), which a bundle would lose. Everything else (viem, zod, fastify, …) is
+ * inlined and tree-shaken.
+ */
+export const EXTERNAL_PACKAGES = ['@foundry-rs/*', '@fastify/swagger-ui', 'secp256k1', 'esbuild'] as const
+
+/**
+ * Files outside the module graph whose change must rebuild the bundle: the build itself, its
+ * settings, and node_modules as a whole (npm rewrites its lock on every install).
+ */
+const EXTRA_INPUTS = ['scripts/build.ts', 'package.json', 'tsconfig.json', 'node_modules/.package-lock.json']
+
+/** What the stamp beside a bundle holds. */
+export type BuildStamp = {
+  /** The bundle's size and mtime when the stamp was written (another build may replace it). */
+  bundle: { size: number; mtimeMs: number }
+  /** Every input, relative to the root: [path, size, mtimeMs]; a missing file is [path, -1, 0]. */
+  inputs: [string, number, number][]
+}
+
+/** Path of a bundle, absolute. */
+export function bundlePath(name: BundleName, root = ROOT): string {
+  return join(root, OUT_DIR, `${name}.mjs`)
+}
+
+/** Path of a bundle's stamp, absolute. */
+export function stampPath(name: BundleName, root = ROOT): string {
+  return join(root, OUT_DIR, `${name}.stamp.json`)
+}
+
+const fileState = (root: string, path: string): [string, number, number] => {
+  try {
+    const stat = statSync(join(root, path))
+    return [path, stat.size, stat.mtimeMs]
+  } catch {
+    return [path, -1, 0]
+  }
+}
+
+/**
+ * Why a bundle cannot be used as it is (missing, or a named input changed since it was built),
+ * or undefined when it is fresh. The bin does the same check in plain JavaScript.
+ *
+ * @example
+ * if (staleReason('intent-devnet')) await buildBundle('intent-devnet')
+ */
+export function staleReason(name: BundleName, root = ROOT): string | undefined {
+  let stamp: BuildStamp
+  try {
+    stamp = JSON.parse(readFileSync(stampPath(name, root), 'utf8')) as BuildStamp
+  } catch {
+    return 'no bundle yet'
+  }
+  const bundle = fileState(root, relative(root, bundlePath(name, root)))
+  if (bundle[1] !== stamp.bundle.size || bundle[2] !== stamp.bundle.mtimeMs) return 'bundle replaced'
+  for (const [path, size, mtimeMs] of stamp.inputs) {
+    const [, nowSize, nowMtime] = fileState(root, path)
+    if (nowSize !== size || nowMtime !== mtimeMs) return `${path} changed`
+  }
+  return undefined
+}
+
+/**
+ * Keeps `import.meta.url`, `.dirname` and `.filename` of each of our modules pointing where the
+ * module sits in the source tree, not at the bundle: code that reads files beside itself (the
+ * explorer's assets, the scenario packs, package.json, the Anvil package) still finds them.
+ */
+function sourceLocations(root: string): Plugin {
+  return {
+    name: 'source-locations',
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, async (args) => {
+        const file = relative(root, args.path)
+        // Our modules only; the root itself is in a node_modules when the package is installed.
+        if (file.startsWith('..') || file.includes('node_modules/')) return undefined
+        const dir = dirname(file) === '.' ? '' : `${dirname(file)}/`
+        const contents = (await readFile(args.path, 'utf8'))
+          .replaceAll('import.meta.url', `new URL(${JSON.stringify(file)}, __rootUrl).href`)
+          .replaceAll('import.meta.dirname', `__rootPath(${JSON.stringify(dir)})`)
+          .replaceAll('import.meta.filename', `__rootPath(${JSON.stringify(file)})`)
+        return { contents, loader: 'ts' }
+      })
+    },
+  }
+}
+
+/** Helpers every module of the bundle sees: `require` for CommonJS dependencies, and the root. */
+const banner = [
+  "import { createRequire as __createRequire } from 'node:module';",
+  "import { fileURLToPath as __fileURLToPath } from 'node:url';",
+  'const require = __createRequire(import.meta.url);',
+  `const __rootUrl = new URL(${JSON.stringify('../'.repeat(OUT_DIR.split('/').length))}, import.meta.url);`,
+  "const __rootPath = (path) => __fileURLToPath(new URL(path, __rootUrl)).replace(/\\/$/, '');",
+].join('\n')
+
+/** What {@link buildBundle} returns. */
+export type BuildBundleReturnType = { path: string; bytes: number; inputs: number; ms: number }
+
+/**
+ * Builds one bundle and its stamp. The bundle is written to a temporary file and renamed into
+ * place, so a process starting meanwhile sees the old bundle or the new one, never half of one;
+ * the stamp is written last and names the bundle it belongs to.
+ *
+ * @example
+ * const { path, ms } = await buildBundle('intent-devnet')
+ */
+export async function buildBundle(name: BundleName, root = ROOT): Promise<BuildBundleReturnType> {
+  const started = performance.now()
+  const startedAt = Date.now()
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [join(root, ENTRY_POINTS[name])],
+    bundle: true,
+    write: false,
+    metafile: true,
+    outfile: bundlePath(name, root),
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: [...EXTERNAL_PACKAGES],
+    banner: { js: banner },
+    plugins: [sourceLocations(root)],
+    legalComments: 'none',
+    // Linked, not inline: Node reads it only under --enable-source-maps (stack traces into the
+    // sources) and the bench's CPU profile; the bundle stays small to parse.
+    sourcemap: 'linked',
+    logLevel: 'silent',
+  })
+  const sources = Object.keys(result.metafile.inputs).filter(
+    (path) => !path.includes('node_modules/') && !path.startsWith('<'),
+  )
+  // A file saved while esbuild ran may be in the bundle as it was before: its entry then never
+  // matches (size -2), so the next start rebuilds.
+  const inputs = [...new Set([...sources, ...EXTRA_INPUTS])]
+    .map((path) => fileState(root, path))
+    .map(([path, size, mtimeMs]): [string, number, number] =>
+      mtimeMs >= startedAt - 1 ? [path, -2, mtimeMs] : [path, size, mtimeMs],
+    )
+  const output = result.outputFiles.find((file) => file.path === bundlePath(name, root))
+  if (!output) throw new Error(`esbuild wrote no ${bundlePath(name, root)}`)
+  await mkdir(join(root, OUT_DIR), { recursive: true })
+  const path = bundlePath(name, root)
+  const map = result.outputFiles.find((file) => file.path === `${path}.map`)
+  if (map) {
+    writeFileSync(`${path}.map.${process.pid}.tmp`, map.contents)
+    renameSync(`${path}.map.${process.pid}.tmp`, `${path}.map`)
+  }
+  const temporary = `${path}.${process.pid}.tmp`
+  writeFileSync(temporary, output.contents)
+  renameSync(temporary, path)
+  const written = statSync(path)
+  const stamp: BuildStamp = { bundle: { size: written.size, mtimeMs: written.mtimeMs }, inputs }
+  const stampTemporary = `${stampPath(name, root)}.${process.pid}.tmp`
+  writeFileSync(stampTemporary, JSON.stringify(stamp))
+  renameSync(stampTemporary, stampPath(name, root))
+  return { path, bytes: written.size, inputs: inputs.length, ms: performance.now() - started }
+}
+
+/** Builds every bundle in {@link ENTRY_POINTS}. */
+export async function buildAll(root = ROOT): Promise<BuildBundleReturnType[]> {
+  const results: BuildBundleReturnType[] = []
+  for (const name of Object.keys(ENTRY_POINTS) as BundleName[]) results.push(await buildBundle(name, root))
+  return results
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)
+if (isMain) {
+  const names = Object.keys(ENTRY_POINTS) as BundleName[]
+  if (process.argv.includes('--check')) {
+    const stale = names.map((name) => [name, staleReason(name)] as const).filter(([, reason]) => reason)
+    for (const [name, reason] of stale) console.error(`${name}: stale (${reason})`)
+    process.exitCode = stale.length > 0 ? 1 : 0
+  } else {
+    // At `npm install` (--if-possible) a failed build must not fail the install: the bin then
+    // rebuilds on first run, or runs the sources through tsx and shows the real error.
+    const lenient = process.argv.includes('--if-possible')
+    try {
+      for (const built of await buildAll())
+        console.log(
+          `built ${relative(ROOT, built.path)}: ${(built.bytes / 1024).toFixed(0)} KiB from ${built.inputs} files in ${built.ms.toFixed(0)} ms`,
+        )
+    } catch (error) {
+      console.error(`build failed: ${(error as Error).message}`)
+      process.exitCode = lenient ? 0 : 1
+    }
+  }
+}
