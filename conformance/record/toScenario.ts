@@ -347,8 +347,8 @@ export async function toScenario(
       if (typeof account === 'number') {
         const problem = await signIntentOp(op, privateKeyToAccount(recording.accountKeys[account]!)).then(
           (again) =>
-            // The SDK 1.x may send its last origin signature as the destination's; the runner signs
-            // SingleChainOps for destination ops, which the service takes too.
+            // The SDK 1.x and the runner both send the last origin signature as the destination's;
+            // for Compact funding the SDK 1.15 signs the older Compact's domain (bytes differ).
             jsonEqual(again.originSignatures, originSignatures) &&
             (again.destinationSignature === destinationSignature ||
               destinationSignature === again.originSignatures.at(-1))
