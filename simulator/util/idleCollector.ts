@@ -40,19 +40,23 @@ export function startIdleCollector(parameters: StartIdleCollectorParameters = {}
   const idleBelow = parameters.idleBelow ?? 0.25
   const collect = fullCollection()
   let baseline = process.memoryUsage().heapUsed
+  // After a collection V8 keeps most of the heap it had committed and gives it back over later
+  // collections: while the last one shrank the committed heap, idle time collects again.
+  let shrinking = false
   let last = performance.eventLoopUtilization()
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization()
     const { utilization } = performance.eventLoopUtilization(now, last)
     last = now
-    const heap = process.memoryUsage().heapUsed
-    if (heap - baseline < thresholdBytes) {
-      baseline = Math.min(baseline, heap)
-      return
-    }
-    if (utilization >= idleBelow) return
+    const { heapUsed } = process.memoryUsage()
+    const grown = heapUsed - baseline >= thresholdBytes
+    if (!grown) baseline = Math.min(baseline, heapUsed)
+    if ((!grown && !shrinking) || utilization >= idleBelow) return
+    const before = process.memoryUsage().heapTotal
     collect()
-    baseline = process.memoryUsage().heapUsed
+    const after = process.memoryUsage()
+    shrinking = after.heapTotal < before
+    baseline = after.heapUsed
   }, intervalMs)
   timer.unref()
   return { stop: () => clearInterval(timer) }
