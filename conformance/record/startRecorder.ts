@@ -142,11 +142,25 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
   const webhookTargets: (string | undefined)[] = []
   const webhookSecrets = new Set<string>()
   let base = ''
+  // Bodies are kept as the bytes that crossed the proxy and decoded only when the recording is
+  // read: decoding every quote's answer on the hot path cost the proxy most of its overhead.
+  const undecoded = new Map<RecordedExchange, { request?: Buffer; response?: Buffer }>()
+  const decodeBodies = () => {
+    for (const [exchange, bytes] of undecoded) {
+      if (bytes.request) exchange.body = bytes.request.toString('utf8')
+      if (bytes.response && exchange.response) exchange.response.body = bytes.response.toString('utf8')
+    }
+    undecoded.clear()
+  }
+  const decodedEvents = () => {
+    decodeBodies()
+    return [...events].sort((a, b) => a.seq - b.seq)
+  }
   const recording = (): Recording => ({
     target,
     startedAt: startedAtIso,
     apiKey: parameters.apiKey,
-    events: [...events].sort((a, b) => a.seq - b.seq),
+    events: decodedEvents(),
     manifest: probe.manifestRaw,
     accountKeys: [...new Set(accountKeys)],
     chainState,
@@ -186,14 +200,16 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
       path,
       headers: recordedHeaders(req.headers),
       apiKey: apiKeyMode(req.headers['x-api-key'], parameters.apiKey),
-      body: raw.length > 0 ? raw.toString('utf8') : undefined,
+      body: undefined,
     }
+    if (raw.length > 0) undecoded.set(exchange, { request: raw })
     let body = raw
-    if (raw.length > 0 && /json/.test(String(req.headers['content-type'] ?? 'application/json'))) {
+    // Only a body that mentions a webhook can need rewriting: the others are not parsed here.
+    if (raw.includes('webhook') && /json/.test(String(req.headers['content-type'] ?? 'application/json'))) {
       const rewritten = replaceWebhookUrls(raw.toString('utf8'))
       if (rewritten !== undefined) {
         body = Buffer.from(rewritten)
-        exchange.body = rewritten
+        undecoded.set(exchange, { request: body })
       }
     }
     try {
@@ -208,8 +224,9 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
       exchange.response = {
         status: upstream.status,
         headers: recordedResponseHeaders(upstream.headers),
-        body: answer.toString('utf8'),
+        body: '',
       }
+      undecoded.set(exchange, { ...undecoded.get(exchange), response: answer })
       const headers = passHeaders(upstream.headers)
       headers['content-length'] = String(answer.length)
       res.writeHead(upstream.status, headers)
