@@ -19,6 +19,8 @@ const rpc = async (url: string, method: string, params: unknown[] = []) => {
   return ((await response.json()) as { result: unknown }).result
 }
 
+// Needs a Docker engine: skipped on a machine with nothing but npm; `.ci/run` starts one and sets
+// INTENT_DEVNET_REQUIRE_DOCKER, under which a missing engine fails instead (hasDockerEngine).
 describe.skipIf(!hasDockerEngine())('IntentDevnetContainer (a real Docker engine)', () => {
   let tag: string
   let devnet: StartedIntentDevnetContainer | undefined

@@ -64,6 +64,8 @@ const isAlive = (pid: number) => {
   }
 }
 
+// Needs a Docker engine: skipped on a machine with nothing but npm; `.ci/run` starts one and sets
+// INTENT_DEVNET_REQUIRE_DOCKER, under which a missing engine fails instead (hasDockerEngine).
 describe.skipIf(!hasDockerEngine())('the intent-devnet image', () => {
   let tag: string
   let forkSource: AnvilInstance

@@ -18,6 +18,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // 2 busy cores, so it runs where INTENT_DEVNET_PACKAGE_TEST is set (`.ci/run` sets it; locally:
 // INTENT_DEVNET_PACKAGE_TEST=1 npx vitest run test/package).
 const root = join(import.meta.dirname, '..', '..')
+// Opt-in: packing and installing into an empty folder fetches every dependency from the npm
+// registry (1–2 min). `.ci/run` sets INTENT_DEVNET_PACKAGE_TEST=1, so CI always runs it; a
+// developer's `npm test` skips it unless they set it.
 const enabled = Boolean(process.env.INTENT_DEVNET_PACKAGE_TEST)
 const work = enabled ? mkdtempSync(join(tmpdir(), 'package-install-')) : ''
 const consumer = join(work, 'consumer')
