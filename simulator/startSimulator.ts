@@ -204,6 +204,7 @@ export async function createServices(parameters: CreateServicesParameters): Prom
       stateDir,
       onError: (error) => log?.(`deposit processor: ${(error as Error).message}`),
       log,
+      chainsMayLag: () => devnet.chainsMayLag(),
       faults,
       events,
     })

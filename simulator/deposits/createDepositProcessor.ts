@@ -44,6 +44,8 @@ export type CreateDepositProcessorParameters = {
   /** Largest block range of one scan. Default 500. */
   maxBlockRange?: number | undefined
   webhooks?: { retry?: Partial<RetryPolicy> | undefined; concurrency?: number | undefined } | undefined
+  /** Whether the chains may hold less than the processor's files (Devnet.chainsMayLag); absent: assume so. */
+  chainsMayLag?: (() => boolean) | undefined
   /** Lines worth a log (what a restart found: see reconcileWithChains). */
   log?: ((line: string) => void) | undefined
   /** Called with errors of the automatic poll (the poll carries on). */
@@ -129,7 +131,9 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
     async start() {
       if (started) return
       started = true
-      await reconcileWithChains(context, { log: parameters.log ?? (() => {}) })
+      // Only when the chains may lag the processor's files (a restore from an older save).
+      if (parameters.chainsMayLag?.() ?? true)
+        await reconcileWithChains(context, { log: parameters.log ?? (() => {}) })
       outbox.start()
       await watcher.start()
     },

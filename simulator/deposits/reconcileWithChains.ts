@@ -1,4 +1,5 @@
 import type { Hash } from 'viem'
+import { isMined } from '../devnet/isMined'
 import type { DepositContext } from './types'
 
 /** What {@link reconcileWithChains} changed. */
@@ -29,15 +30,7 @@ export async function reconcileWithChains(
   const { chains, store } = context
   const onChain = async (chainId: number, hash: Hash): Promise<boolean> => {
     const chain = chains.get(chainId)
-    if (!chain) return true
-    try {
-      await chain.publicClient.getTransactionReceipt({ hash })
-      return true
-    } catch (error) {
-      // Only a definite "no such receipt" counts as missing; any other error is not a verdict.
-      if ((error as Error).name === 'TransactionReceiptNotFoundError') return false
-      throw error
-    }
+    return chain ? isMined(chain.publicClient, hash) : true
   }
   const result: ReconcileDepositsReturnType = { forgotten: [], repaid: [], cursorsMoved: [] }
   for (const [chainId, cursor] of store.cursors) {

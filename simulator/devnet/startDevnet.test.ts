@@ -351,12 +351,42 @@ describe('startDevnet: state dir and forks', () => {
       const second = await startDevnet({ chainIds: [8453], stateDir: dir, log: (line) => lines.push(line) })
       try {
         expect(second.boot[0]).toMatchObject({ loadedState: true, stateSource: 'exit-dump' })
+        // The dump was written after the service died: the chains hold all it did.
+        expect(second.chainsMayLag()).toBe(false)
         expect(await second.chain(8453).publicClient.getBlockNumber()).toBeGreaterThanOrEqual(blockNumber)
         expect(lines.join('\n')).toMatch(/did not stop cleanly/)
       } finally {
         await second.stop()
       }
       expect(readdirSync(dir).sort()).toEqual(['chain-8453.state', 'devnet.json'])
+      await first.stop()
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('says the chains may lag when they died with the service and came back from a checkpoint', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'devnet-lag-'))
+    try {
+      const first = await startDevnet({ chainIds: [8453], stateDir: dir, checkpointIntervalMs: null })
+      await first.checkpoint()
+      await first.chain(8453).testClient.mine({ blocks: 3 })
+      // Killed with no time to write a dump: the machine went down with everything on it.
+      for (const pid of first.pids()) process.kill(pid, 'SIGKILL')
+      await first.chain(8453).anvil.exited
+      const second = await startDevnet({ chainIds: [8453], stateDir: dir })
+      try {
+        expect(second.boot[0]).toMatchObject({ loadedState: true, stateSource: 'checkpoint' })
+        expect(second.chainsMayLag()).toBe(true)
+      } finally {
+        await second.stop()
+      }
+      const third = await startDevnet({ chainIds: [8453], stateDir: dir })
+      expect(third.chainsMayLag()).toBe(false)
+      const { id } = await third.snapshot()
+      await third.revert(id)
+      expect(third.chainsMayLag()).toBe(true)
+      await third.stop()
       await first.stop()
     } finally {
       await rm(dir, { recursive: true, force: true })

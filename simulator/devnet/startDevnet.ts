@@ -85,6 +85,13 @@ export type Devnet = DevnetService &
     setServiceInfo(info: DevnetServiceInfo): void
     /** How each chain booted. */
     boot: readonly ChainBootReport[]
+    /**
+     * True when the chains may hold less than the services' durable data: a chain was loaded from
+     * a checkpoint after a devnet that did not stop cleanly (its Anvils died too), or the chains
+     * were reverted to a snapshot. The services then check their records against the chains
+     * (reconcileWithChains) before they start; otherwise that check is skipped.
+     */
+    chainsMayLag(): boolean
     /** Process ids of the Anvils. */
     pids(): number[]
     /** Writes a checkpoint of every live chain now (with `stateDir`; otherwise does nothing). */
@@ -121,7 +128,7 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
         `--fork names chain ${id}, which is not among the chains (${chainIds.join(', ')}).`,
       )
 
-  if (stateDir) await releasePreviousDevnet(stateDir, log)
+  const uncleanBefore = stateDir ? await releasePreviousDevnet(stateDir, log) : false
   const [meta, ...states] = await Promise.all([
     stateDir ? readStateMeta(stateDir) : undefined,
     ...chainIds.map((chainId) => (stateDir ? readChainState(stateDir, chainId) : undefined)),
@@ -201,6 +208,7 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
   const saveOffset = () =>
     stateDir ? writeStateMeta(stateDir, { offsetSeconds: offset, chainIds }) : undefined
 
+  let lagging = uncleanBefore && boot.some((chain) => chain.stateSource === 'checkpoint')
   let serviceInfo: DevnetServiceInfo | undefined
   const snapshots = new Map<string, { ids: Hex[]; offset: number }>()
   let nextSnapshot = 1
@@ -222,6 +230,7 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
     keys,
     chains,
     boot,
+    chainsMayLag: () => lagging,
     chain(chainId) {
       const chain = byId.get(chainId)
       if (!chain)
@@ -310,6 +319,7 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
       })
       offset = await alignClocks(chains, saved.offset)
       await saveOffset()
+      lagging = true
       return true
     },
 
@@ -479,9 +489,9 @@ export type { AnvilInstance, DevnetChain }
  * Anvils may still be writing their exit dumps (they got the parent-death signal): wait for them
  * (then kill what is left). A devnet whose service and Anvils still run owns the dir: refuse.
  */
-async function releasePreviousDevnet(stateDir: string, log: (line: string) => void): Promise<void> {
+async function releasePreviousDevnet(stateDir: string, log: (line: string) => void): Promise<boolean> {
   const previous = readProcesses(stateDir)
-  if (!previous) return
+  if (!previous) return false
   const anvilsAlive = () => previous.anvilPids.filter((pid) => processName(pid) === 'anvil')
   if (processName(previous.servicePid) !== undefined && anvilsAlive().length > 0)
     throw new DevnetError(
@@ -497,4 +507,5 @@ async function releasePreviousDevnet(stateDir: string, log: (line: string) => vo
   log(
     `state dir ${stateDir}: the previous devnet (process ${previous.servicePid}) did not stop cleanly; ${left.length ? `killed ${left.length} Anvil(s) still running` : 'its Anvils had saved and exited'}`,
   )
+  return true
 }

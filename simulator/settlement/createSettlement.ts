@@ -94,7 +94,9 @@ export function createSettlement(parameters: CreateSettlementParameters): Settle
   return {
     async start() {
       await approveFiller(context)
-      await reconcileWithChains(context)
+      // Only when the chains may lag the store: checking every intent's transactions otherwise
+      // costs start-up time for nothing.
+      if (devnet.chainsMayLag?.() ?? true) await reconcileWithChains(context)
       await resumeInFlight(context, { settle })
       timer = setInterval(() => {
         expireOverdue(context).catch((error) => log(`expiry check: ${String(error)}`))

@@ -1,4 +1,5 @@
 import type { Hash } from 'viem'
+import { isMined } from '../devnet/isMined'
 import type { SettlementContext } from './types'
 
 /** What {@link reconcileWithChains} changed. */
@@ -24,30 +25,27 @@ export async function reconcileWithChains(
   const running = new Set(context.devnet.chains.map((chain) => chain.chainId))
   const onChain = async (chainId: number, hash: Hash | null): Promise<boolean> => {
     if (hash === null || !running.has(chainId)) return true
-    const { publicClient } = context.devnet.chain(chainId)
-    try {
-      await publicClient.getTransactionReceipt({ hash })
-      return true
-    } catch (error) {
-      // Only a definite "no such receipt" counts as missing; any other error is not a verdict.
-      if ((error as Error).name === 'TransactionReceiptNotFoundError') return false
-      throw error
-    }
+    return isMined(context.devnet.chain(chainId).publicClient, hash)
   }
   const rewound: string[] = []
-  for (const record of context.store.all()) {
-    if (record.status === 'FAILED' || record.status === 'EXPIRED') continue
+  const check = async (record: ReturnType<typeof context.store.all>[number]) => {
+    if (record.status === 'FAILED' || record.status === 'EXPIRED') return
     const fill = !(await onChain(record.destinationChainId, record.fill.txHash))
-    const claimChainIds: number[] = []
-    if (!fill)
-      for (const claim of record.claims)
-        if (!(await onChain(claim.chainId, claim.txHash))) claimChainIds.push(claim.chainId)
-    if (!fill && claimChainIds.length === 0) continue
+    const claims = fill
+      ? []
+      : await Promise.all(
+          record.claims.map(async (c) => ((await onChain(c.chainId, c.txHash)) ? [] : [c.chainId])),
+        )
+    const claimChainIds = claims.flat()
+    if (!fill && claimChainIds.length === 0) return
     await context.store.rewind(record.id, { fill, claimChainIds })
     rewound.push(record.id)
     context.log(
       `intent ${record.id}: ${fill ? 'its fill' : `its claim on ${claimChainIds.join(', ')}`} is not on the restored chains; settling it again`,
     )
   }
+  // A bounded number at a time: a store of thousands of intents is checked in seconds, not minutes.
+  const records = context.store.all()
+  for (let i = 0; i < records.length; i += 32) await Promise.all(records.slice(i, i + 32).map(check))
   return { rewound }
 }

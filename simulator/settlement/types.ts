@@ -13,6 +13,8 @@ export type SettlementDevnet = {
   keys: Pick<DevKeys, 'relayer' | 'allocator'>
   /** Devnet clock, unix seconds (advancing it counts for fill deadlines). */
   now(): number
+  /** Whether the chains may hold less than the intent store (see Devnet.chainsMayLag); absent: assume so. */
+  chainsMayLag?(): boolean
 }
 
 /** The intent store's payload: what the settlement needs to settle an intent. */
