@@ -1,10 +1,16 @@
 import { type Command, InvalidArgumentError } from 'commander'
-import { DEFAULT_RECORD_PORT, startRecorder } from './startRecorder'
+import { readRecording } from './readRecording'
+import { DEFAULT_RECORD_PORT, RecorderError, startRecorder } from './startRecorder'
 import { writeRecording } from './writeRecording'
+
+/** The journal `record` keeps beside its output until the scenario is written. */
+export const journalOf = (file: string) => `${file}.journal`
 
 /**
  * `intent-devnet record`: a recording proxy in front of a target. Ctrl-C (or
- * `POST /_record/stop` on the proxy) writes the scenario file and prints what it holds.
+ * `POST /_record/stop` on the proxy) writes the scenario file and prints what it holds. Every
+ * event is appended to `FILE.journal` as it happens, so a recorder that is killed still leaves
+ * its recording: `record --from-journal FILE.journal --out FILE` writes it.
  */
 export function register(program: Command): void {
   program
@@ -12,9 +18,13 @@ export function register(program: Command): void {
     .description(
       'Record a session through a proxy in front of any target, and write it as a replayable scenario.',
     )
-    .requiredOption('--target <url>', 'base URL of the target (the simulator, a vendor, the public service)')
-    .requiredOption('--api-key <key>', 'the x-api-key the client uses (never written)')
+    .option('--target <url>', 'base URL of the target (the simulator, a vendor, the public service)')
+    .option('--api-key <key>', 'the x-api-key the client uses (never written)')
     .requiredOption('--out <file>', 'the scenario file to write (FILE.state/ beside it holds chain state)')
+    .option(
+      '--from-journal <journal>',
+      'write the scenario from the journal a killed recorder left (FILE.journal), then exit',
+    )
     .option(
       '--port <port>',
       'port of the proxy',
@@ -29,6 +39,19 @@ export function register(program: Command): void {
     .option('--chains <file>', 'chain RPC URLs (and funded keys) for a target without GET /_devnet/manifest')
     .option('--id <id>', 'the scenario id (default: recorded.<file name>)')
     .action(async (options) => {
+      if (options.fromJournal) {
+        const { recording, truncatedBytes } = await readRecording(options.fromJournal, {
+          apiKey: options.apiKey,
+        })
+        if (truncatedBytes > 0)
+          console.log(
+            `the journal's last ${truncatedBytes} bytes are an event cut short by the kill; left out`,
+          )
+        console.log((await writeRecording(recording, options.out, { id: options.id })).summary)
+        return
+      }
+      if (!options.target || !options.apiKey)
+        throw new RecorderError('record needs --target and --api-key (or --from-journal).')
       let finish: (() => void) | undefined
       const finished = new Promise<void>((resolve) => {
         finish = resolve
@@ -47,6 +70,7 @@ export function register(program: Command): void {
         port: options.port,
         host: options.host,
         chainsFile: options.chains,
+        journal: journalOf(options.out),
         onStopRequest: async () => {
           // Answer first, then stop: the proxy closes once the stop request is answered.
           setImmediate(() => finish?.())
@@ -65,6 +89,10 @@ export function register(program: Command): void {
       if (state.faultsAtStart.length > 0)
         console.log(`  faults enabled on the target: ${state.faultsAtStart.join(', ')}`)
       console.log('Ctrl-C or POST /_record/stop writes the recording.')
+      console.log(
+        `  every exchange is appended to ${journalOf(options.out)} as it happens; if this process is killed,\n` +
+          `  intent-devnet record --from-journal ${journalOf(options.out)} --out ${options.out} writes it`,
+      )
       process.once('SIGINT', () => finish?.())
       process.once('SIGTERM', () => finish?.())
       await finished

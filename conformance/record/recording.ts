@@ -63,13 +63,20 @@ export type RecordedChainState = {
   chains: { chainId: number; state: Hex }[]
 }
 
-/** Everything a session recorded; {@link toScenario} turns it into a scenario. */
+/**
+ * Everything a session recorded; {@link toScenario} turns it into a scenario. The events are not
+ * held in memory: they are in the journal file (`journalEvents(recording.journal)` reads them in
+ * order), so a recording of any length costs the recorder next to no memory.
+ */
 export type Recording = {
   target: string
   startedAt: string
-  /** The key the client used (to tell `default` from `wrong`); never written. */
+  /** The key the client used (to tell `default` from `wrong`); never written. Empty when read back from a journal. */
   apiKey: string
-  events: RecordedEvent[]
+  /** The journal file that holds the events (see `journal.ts`). */
+  journal: string
+  /** How many events of each kind the journal holds. */
+  counts: { http: number; chain: number; webhook: number }
   /** `GET /_devnet/manifest` of the target at the start, when it has the control API. */
   manifest?: unknown
   /** Private keys of devnet accounts (the manifest's, or the `--chains` file's). */

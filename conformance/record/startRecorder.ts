@@ -1,13 +1,9 @@
-import { readFile } from 'node:fs/promises'
-import {
-  createServer,
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingMessage,
-  type ServerResponse,
-} from 'node:http'
+import { mkdtemp, readFile } from 'node:fs/promises'
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
-import type { AddressInfo } from 'node:net'
+import { type AddressInfo, createServer as createNetServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { parse as parseYaml } from 'yaml'
@@ -15,14 +11,22 @@ import { BaseError } from '../../simulator/util/BaseError'
 import { ChainsFile } from '../runner/detectCapabilities'
 import { verifyWebhookSignature } from '../runner/webhookReceiver'
 import { DevnetManifest } from '../spec'
+import { type JournalWriter, openJournal } from './journal'
 import type {
   RecordedChainState,
-  RecordedEvent,
   RecordedExchange,
   RecordedTransaction,
   RecordedWebhook,
   Recording,
 } from './recording'
+import {
+  HOP_HEADERS,
+  type LocalAnswer,
+  type Relay,
+  type RelayHandlers,
+  type RequestHead,
+  relayConnection,
+} from './relayConnection'
 
 /** Thrown when the recorder cannot start (target unreachable, port taken, bad `--chains` file). */
 export class RecorderError extends BaseError {
@@ -41,6 +45,11 @@ export type StartRecorderParameters = {
   host?: string | undefined
   /** A `--chains` file (RPC URLs, funded keys) for a target without `GET /_devnet/manifest`. */
   chainsFile?: string | undefined
+  /**
+   * Where the journal goes (every event, appended as it happens; see `journal.ts`). Default: a
+   * temporary file, which {@link writeRecording} removes once the scenario is written.
+   */
+  journal?: string | undefined
   /** Called once when a client asks `POST /_record/stop`; its answer is sent back as JSON. */
   onStopRequest?: ((recording: Recording) => Promise<unknown>) | undefined
 }
@@ -51,28 +60,15 @@ export type Recorder = {
   url: string
   /** Per chain, the RPC proxy URL (the client's chain calls go here; transactions are recorded). */
   rpcUrls: Record<number, string>
-  /** What was recorded so far. */
+  /** What was recorded so far (its counts; the events are in the journal). */
   recording(): Recording
-  /** Stops listening (idempotent) and returns the recording. */
+  /** Stops listening, lets the exchanges in flight end, closes the journal (idempotent); returns the recording. */
   stop(): Promise<Recording>
 }
 
 /** The default port of `intent-devnet record`. */
 export const DEFAULT_RECORD_PORT = 4001
 
-/** Headers a proxy does not pass on (hop by hop, or recomputed). */
-const HOP_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'content-length',
-  'accept-encoding',
-  'te',
-  'trailer',
-])
 /** Request headers a scenario does not need (the runner sets its own, or they say nothing about the service). */
 const UNRECORDED_REQUEST_HEADERS = new Set([
   ...HOP_HEADERS,
@@ -104,23 +100,20 @@ const UNRECORDED_REQUEST_HEADERS = new Set([
 export async function startRecorder(parameters: StartRecorderParameters): Promise<Recorder> {
   const target = parameters.target.replace(/\/+$/, '')
   const started = performance.now()
-  const at = () => Math.round(performance.now() - started)
-  const events: RecordedEvent[] = []
+  const at = (time = performance.now()) => Math.round(time - started)
   let seq = 0
   const targetUrl = new URL(target)
   const agent =
     targetUrl.protocol === 'https:'
-      ? new HttpsAgent({ keepAlive: true, maxSockets: 256 })
-      : new HttpAgent({ keepAlive: true, maxSockets: 256 })
+      ? new HttpsAgent({ keepAlive: true, maxSockets: 16 })
+      : new HttpAgent({ keepAlive: true, maxSockets: 16 })
 
   const probe = await probeTarget(target, parameters.apiKey)
   const chainsFile = parameters.chainsFile ? await readChainsFile(parameters.chainsFile) : undefined
   const chains: { chainId: number; rpcUrl: string }[] =
     chainsFile?.chains ?? probe.manifest?.chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl })) ?? []
-  const accountKeys = [
-    ...((chainsFile?.accounts ?? []) as Hex[]),
-    ...((probe.manifest?.accounts ?? []).map((a) => a.privateKey) as Hex[]),
-  ]
+  const manifestAccountKeys = (probe.manifest?.accounts ?? []).map((a) => a.privateKey) as Hex[]
+  const accountKeys = [...((chainsFile?.accounts ?? []) as Hex[]), ...manifestAccountKeys]
   let chainState: RecordedChainState | undefined
   let chainStateProblem: string | undefined
   if (probe.manifest) {
@@ -142,118 +135,95 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
   const webhookTargets: (string | undefined)[] = []
   const webhookSecrets = new Set<string>()
   let base = ''
-  // Bodies are kept as the bytes that crossed the proxy and decoded only when the recording is
-  // read: decoding every quote's answer on the hot path cost the proxy most of its overhead.
-  const undecoded = new Map<RecordedExchange, { request?: Buffer; response?: Buffer }>()
-  const decodeBodies = () => {
-    for (const [exchange, bytes] of undecoded) {
-      if (bytes.request) exchange.body = bytes.request.toString('utf8')
-      if (bytes.response && exchange.response) exchange.response.body = bytes.response.toString('utf8')
-    }
-    undecoded.clear()
-  }
-  const decodedEvents = () => {
-    decodeBodies()
-    return [...events].sort((a, b) => a.seq - b.seq)
-  }
-  const recording = (): Recording => ({
-    target,
-    startedAt: startedAtIso,
-    apiKey: parameters.apiKey,
-    events: decodedEvents(),
-    manifest: probe.manifestRaw,
-    accountKeys: [...new Set(accountKeys)],
-    chainState,
-    chainStateProblem,
-    webhookUrls: [`${base}/_record/webhook/`],
-    webhookSecrets: [...webhookSecrets],
-    faultsAtStart: probe.faults,
-  })
   const startedAtIso = new Date().toISOString()
   let stopRequested = false
-
-  const server = createServer((req, res) => {
-    const path = req.url ?? '/'
-    readBody(req)
-      .then(async (body) => {
-        if (path.startsWith('/_record/')) return handleRecorderPath(req, res, path, body)
-        return proxyHttp(req, res, path, body)
-      })
-      .catch((error: unknown) => {
-        if (!res.headersSent) {
-          res.writeHead(502, { 'content-type': 'application/json' })
-          res.end(JSON.stringify({ error: 'recorder', message: String(error) }))
-        } else res.destroy()
-      })
-  })
-  server.keepAliveTimeout = 30_000
-
-  async function proxyHttp(req: IncomingMessage, res: ServerResponse, path: string, raw: Buffer) {
-    const mySeq = ++seq
-    const begin = performance.now()
-    const exchange: RecordedExchange = {
-      kind: 'http',
-      seq: mySeq,
-      at: at(),
-      durationMs: 0,
-      method: req.method ?? 'GET',
-      path,
-      headers: recordedHeaders(req.headers),
-      apiKey: apiKeyMode(req.headers['x-api-key'], parameters.apiKey),
-      body: undefined,
-    }
-    if (raw.length > 0) undecoded.set(exchange, { request: raw })
-    let body = raw
-    // Only a body that mentions a webhook can need rewriting: the others are not parsed here.
-    if (raw.includes('webhook') && /json/.test(String(req.headers['content-type'] ?? 'application/json'))) {
-      const rewritten = replaceWebhookUrls(raw.toString('utf8'))
-      if (rewritten !== undefined) {
-        body = Buffer.from(rewritten)
-        undecoded.set(exchange, { request: body })
-      }
-    }
-    try {
-      const upstream = await forward(target + path, req.method ?? 'GET', forwardHeaders(req.headers), body)
-      let answer = upstream.body
-      if (
-        path.split('?')[0] === '/_devnet/manifest' &&
-        upstream.status === 200 &&
-        /json/.test(upstream.headers['content-type'] ?? '')
-      )
-        answer = Buffer.from(rewriteManifest(answer.toString('utf8')))
-      exchange.response = {
-        status: upstream.status,
-        headers: recordedResponseHeaders(upstream.headers),
-        body: '',
-      }
-      undecoded.set(exchange, { ...undecoded.get(exchange), response: answer })
-      const headers = passHeaders(upstream.headers)
-      headers['content-length'] = String(answer.length)
-      res.writeHead(upstream.status, headers)
-      res.end(answer)
-    } catch (error) {
-      exchange.error = error instanceof Error ? error.message : String(error)
-      res.writeHead(502, { 'content-type': 'application/json' })
-      res.end(
-        JSON.stringify({ error: 'bad gateway', message: `the target did not answer: ${exchange.error}` }),
-      )
-    } finally {
-      exchange.durationMs = Math.round(performance.now() - begin)
-      events.push(exchange)
+  // Every event goes to the journal as it ends (bodies as the bytes that crossed the proxy, never
+  // decoded on the hot path); the recorder keeps only counts.
+  let journal: JournalWriter | undefined
+  let journalDir: string | undefined
+  const recording = (): Recording => {
+    journal?.flush()
+    return {
+      target,
+      startedAt: startedAtIso,
+      apiKey: parameters.apiKey,
+      journal: journal?.path ?? '',
+      counts: { ...(journal?.counts ?? { http: 0, chain: 0, webhook: 0 }) },
+      manifest: probe.manifestRaw,
+      accountKeys: [...new Set(accountKeys)],
+      chainState,
+      chainStateProblem,
+      webhookUrls: [`${base}/_record/webhook/`],
+      webhookSecrets: [...webhookSecrets],
+      faultsAtStart: probe.faults,
     }
   }
 
-  async function handleRecorderPath(req: IncomingMessage, res: ServerResponse, path: string, raw: Buffer) {
-    const json = (status: number, value: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' })
-      res.end(JSON.stringify(value))
-    }
+  const handlers: RelayHandlers<{ seq: number; at: number }> = {
+    target: targetUrl,
+    local(head) {
+      if (!head.path.startsWith('/_record/')) return undefined
+      return (body) => handleRecorderPath(head, body)
+    },
+    begin: () => ({ seq: ++seq, at: at() }),
+    rewriteRequest(head, raw) {
+      // Only a body that mentions a webhook can need rewriting: the others are not parsed here.
+      if (
+        raw.length === 0 ||
+        !raw.includes('webhook') ||
+        !/json/.test(head.headers['content-type'] ?? 'application/json')
+      )
+        return undefined
+      const rewritten = replaceWebhookUrls(raw.toString('utf8'))
+      return rewritten === undefined ? undefined : Buffer.from(rewritten)
+    },
+    rewritesResponse: (head) => head.path.split('?')[0] === '/_devnet/manifest',
+    rewriteResponse(status, headers, body) {
+      if (status !== 200 || !/json/.test(headers['content-type'] ?? '')) return body
+      return Buffer.from(rewriteManifest(body.toString('utf8')))
+    },
+    done(exchange, token) {
+      journal?.exchange(
+        {
+          kind: 'http',
+          seq: token.seq,
+          at: token.at,
+          durationMs: Math.round(exchange.ended - exchange.started),
+          method: exchange.head.method,
+          path: exchange.head.path,
+          headers: recordedHeaders(exchange.head.headers),
+          apiKey: apiKeyMode(exchange.head.headers['x-api-key'], parameters.apiKey),
+          status: exchange.status,
+          responseHeaders:
+            exchange.status === undefined ? undefined : recordedResponseHeaders(exchange.responseHeaders),
+          error: exchange.error,
+        },
+        exchange.requestBody.length > 0 ? exchange.requestBody : undefined,
+        exchange.status === undefined ? undefined : exchange.responseBody,
+      )
+    },
+  }
+  const relays = new Set<Relay>()
+  // Half-open: a client may end its side once it has sent a request and still wait for the answer.
+  const server = createNetServer({ allowHalfOpen: true }, (socket) => {
+    const relay = relayConnection(socket, handlers)
+    relays.add(relay)
+    void relay.closed.then(() => relays.delete(relay))
+  })
+
+  async function handleRecorderPath(head: RequestHead, raw: Buffer): Promise<LocalAnswer> {
+    const json = (status: number, value: unknown): LocalAnswer => ({
+      status,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(value),
+    })
+    const path = head.path
     const rpcMatch = /^\/_record\/rpc\/(\d+)\/?$/.exec(path)
-    if (rpcMatch) return proxyRpc(res, Number(rpcMatch[1]), raw)
+    if (rpcMatch) return proxyRpc(Number(rpcMatch[1]), raw)
     const hookMatch = /^\/_record\/webhook\/(\d+)\/?$/.exec(path)
-    if (hookMatch) return relayWebhook(req, res, Number(hookMatch[1]), raw)
-    if (path === '/_record/status' && req.method === 'GET') return json(200, summarize(recording()))
-    if (path === '/_record/stop' && req.method === 'POST') {
+    if (hookMatch) return relayWebhook(head, Number(hookMatch[1]), raw)
+    if (path === '/_record/status' && head.method === 'GET') return json(200, summarize(recording()))
+    if (path === '/_record/stop' && head.method === 'POST') {
       if (stopRequested) return json(409, { error: 'the recording is already stopping' })
       stopRequested = true
       const answer = parameters.onStopRequest ? await parameters.onStopRequest(recording()) : {}
@@ -262,13 +232,14 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
     return json(404, { error: `no recorder path ${path}` })
   }
 
-  async function proxyRpc(res: ServerResponse, chainId: number, raw: Buffer) {
+  async function proxyRpc(chainId: number, raw: Buffer): Promise<LocalAnswer> {
     const chain = chains.find((c) => c.chainId === chainId)
-    if (!chain) {
-      res.writeHead(404, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ error: `the recorder knows no chain ${chainId}` }))
-      return
-    }
+    if (!chain)
+      return {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ error: `the recorder knows no chain ${chainId}` }),
+      }
     let calls: { id?: unknown; method?: string; params?: unknown[] }[] = []
     try {
       const parsed = JSON.parse(raw.toString('utf8')) as unknown
@@ -299,42 +270,42 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
           answers.find((a) => a.id === call.id) ?? (answers.length === 1 ? answers[0] : undefined)
         if (typeof answer?.result === 'string') event.hash = answer.result as Hex
         else event.error = answer?.error?.message ?? 'no answer'
-        events.push(event)
+        journal?.transaction(event)
       }
     }
-    res.writeHead(upstream.status, { 'content-type': 'application/json' })
-    res.end(upstream.body)
+    return { status: upstream.status, headers: { 'content-type': 'application/json' }, body: upstream.body }
   }
 
-  async function relayWebhook(req: IncomingMessage, res: ServerResponse, index: number, raw: Buffer) {
-    const header = req.headers['x-webhook-signature']
+  async function relayWebhook(head: RequestHead, index: number, raw: Buffer): Promise<LocalAnswer> {
+    const header = head.headers['x-webhook-signature']
     const secrets = [...webhookSecrets]
     const checks = secrets.map((secret) => verifyWebhookSignature(raw, header, secret))
     const signature =
       header === undefined ? 'absent' : checks.includes('valid') ? 'valid' : ('invalid' as const)
-    const event: RecordedWebhook = {
+    const event: Omit<RecordedWebhook, 'body'> = {
       kind: 'webhook',
       seq: ++seq,
       at: at(),
-      headers: recordedHeaders(req.headers),
-      body: raw.toString('utf8'),
+      headers: recordedHeaders(head.headers),
       signature,
     }
-    events.push(event)
     const clientUrl = webhookTargets[index]
     if (!clientUrl) {
-      res.writeHead(200, { 'content-type': 'application/json' })
-      res.end('{}')
-      return
+      journal?.webhook(event, raw)
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' }
     }
     try {
-      const answer = await forward(clientUrl, req.method ?? 'POST', forwardHeaders(req.headers), raw)
+      const answer = await forward(clientUrl, head.method, forwardHeaders(head.headers), raw)
       event.forwardedStatus = answer.status
-      res.writeHead(answer.status, passHeaders(answer.headers))
-      res.end(answer.body)
+      return { status: answer.status, headers: passHeaders(answer.headers), body: answer.body }
     } catch {
-      res.writeHead(502, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ error: `the client's webhook receiver ${clientUrl} did not answer` }))
+      return {
+        status: 502,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ error: `the client's webhook receiver ${clientUrl} did not answer` }),
+      }
+    } finally {
+      journal?.webhook(event, raw)
     }
   }
 
@@ -356,8 +327,10 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
             webhookTargets.push(x)
             o[key] = `${base}/_record/webhook/${webhookTargets.length - 1}`
             changed = true
-          } else if (key === 'webhookSecret' && typeof x === 'string' && x.length > 0) webhookSecrets.add(x)
-          else walk(x)
+          } else if (key === 'webhookSecret' && typeof x === 'string' && x.length > 0) {
+            if (!webhookSecrets.has(x)) journal?.secret(x)
+            webhookSecrets.add(x)
+          } else walk(x)
         }
       }
     }
@@ -376,6 +349,7 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
     }
   }
 
+  /** A request the recorder makes itself (RPC calls, webhook forwarding): off the hot path. */
   function forward(url: string, method: string, headers: Record<string, string>, body: Buffer) {
     return new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>(
       (resolve, reject) => {
@@ -384,7 +358,7 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
           url,
           {
             method,
-            agent: url.startsWith(target) ? agent : undefined,
+            agent: url.startsWith('https:') === (targetUrl.protocol === 'https:') ? agent : undefined,
             headers: body.length > 0 ? { ...headers, 'content-length': String(body.length) } : headers,
             timeout: 120_000,
           },
@@ -422,6 +396,26 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
   })
   const { port } = server.address() as AddressInfo
   base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  let journalPath = parameters.journal
+  if (!journalPath) {
+    journalDir = await mkdtemp(join(tmpdir(), 'intent-devnet-record-'))
+    journalPath = join(journalDir, 'recording.journal')
+  }
+  journal = openJournal(
+    journalPath,
+    {
+      target,
+      startedAt: startedAtIso,
+      manifest: probe.manifestRaw,
+      manifestAccountKeys,
+      chainsFile: parameters.chainsFile,
+      chainState,
+      chainStateProblem,
+      webhookUrls: [`${base}/_record/webhook/`],
+      faultsAtStart: probe.faults,
+    },
+    parameters.apiKey,
+  )
   let stopping: Promise<Recording> | undefined
   return {
     url: base,
@@ -429,10 +423,16 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
     recording,
     stop() {
       stopping ??= (async () => {
-        server.closeIdleConnections()
-        await new Promise<void>((resolve) => server.close(() => resolve()))
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+        // Idle connections end now; one with an exchange in flight ends once it is answered, so
+        // every request the proxy accepted is in the journal.
+        for (const relay of relays) relay.close()
+        await closed
+        await Promise.all([...relays].map((relay) => relay.closed))
         agent.destroy()
-        return recording()
+        const result = recording()
+        journal?.close()
+        return result
       })()
       return stopping
     },
@@ -446,11 +446,10 @@ export function summarize(recording: Recording): {
   webhooks: number
   chainState: string
 } {
-  const count = (kind: RecordedEvent['kind']) => recording.events.filter((e) => e.kind === kind).length
   return {
-    exchanges: count('http'),
-    transactions: count('chain'),
-    webhooks: count('webhook'),
+    exchanges: recording.counts.http,
+    transactions: recording.counts.chain,
+    webhooks: recording.counts.webhook,
     chainState: recording.chainState
       ? `captured: chains ${recording.chainState.chains.map((c) => c.chainId).join(', ')}, clock offset ${recording.chainState.offsetSeconds}s`
       : `not captured: ${recording.chainStateProblem ?? 'unknown reason'}`,
@@ -503,7 +502,8 @@ async function probeTarget(target: string, apiKey: string): Promise<Probe> {
   return { manifest: parsed.data, manifestRaw: raw, problem: '', faults }
 }
 
-async function readChainsFile(path: string): Promise<ChainsFile> {
+/** Reads a `--chains` file (chain RPC URLs and funded keys), failing early on a key that is not one. */
+export async function readChainsFile(path: string): Promise<ChainsFile> {
   const text = await readFile(path, 'utf8')
   const parsed = ChainsFile.safeParse(parseYaml(text))
   if (!parsed.success)
@@ -525,15 +525,6 @@ async function rpc(url: string, method: string, params: unknown[]): Promise<unkn
   return body.result
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => resolve(Buffer.concat(chunks)))
-    req.on('error', reject)
-  })
-}
-
 function flatHeaders(headers: IncomingMessage['headers']): Record<string, string> {
   const flat: Record<string, string> = {}
   for (const [key, value] of Object.entries(headers))
@@ -541,9 +532,9 @@ function flatHeaders(headers: IncomingMessage['headers']): Record<string, string
   return flat
 }
 
-function forwardHeaders(headers: IncomingMessage['headers']): Record<string, string> {
+function forwardHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(flatHeaders(headers))) if (!HOP_HEADERS.has(key)) out[key] = value
+  for (const [key, value] of Object.entries(headers)) if (!HOP_HEADERS.has(key)) out[key] = value
   return out
 }
 
@@ -553,10 +544,10 @@ function passHeaders(headers: Record<string, string>): Record<string, string> {
   return out
 }
 
-function recordedHeaders(headers: IncomingMessage['headers']): Record<string, string> {
+function recordedHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(flatHeaders(headers)))
-    if (!UNRECORDED_REQUEST_HEADERS.has(key) && !key.startsWith('sec-')) out[key] = value
+  for (const key in headers)
+    if (!UNRECORDED_REQUEST_HEADERS.has(key) && !key.startsWith('sec-')) out[key] = headers[key]!
   return out
 }
 
@@ -567,7 +558,7 @@ function recordedResponseHeaders(headers: Record<string, string>): Record<string
   return out
 }
 
-function apiKeyMode(header: string | string[] | undefined, apiKey: string): RecordedExchange['apiKey'] {
+function apiKeyMode(header: string | undefined, apiKey: string): RecordedExchange['apiKey'] {
   if (header === undefined) return 'omit'
-  return (Array.isArray(header) ? header[0] : header) === apiKey ? 'default' : 'wrong'
+  return header === apiKey ? 'default' : 'wrong'
 }

@@ -15,11 +15,12 @@ import { jsonEqual } from '../runner/matchers'
 import { parseJsonExact } from '../runner/parseJsonExact'
 import { signIntentOp } from '../runner/signIntentOp'
 import { VERSION_HEADERS } from '../runner/versionHeaders'
-import { Scenario } from '../scenario/schema'
+import { Scenario, Step as ScenarioStep } from '../scenario/schema'
 import { specSchemas } from '../spec'
+import { journalEvents } from './journal'
 import type { RecordedExchange, RecordedTransaction, RecordedWebhook, Recording } from './recording'
 import { routeSchema } from './routeSchema'
-import { isIdentity, isSignature, isVolatile, leaves, subtrees } from './volatile'
+import { isIdentity, isSignature, isVolatileLeaf, leaves, subtrees } from './volatile'
 
 /** Parameters of {@link toScenario}. */
 export type ToScenarioParameters = {
@@ -28,14 +29,22 @@ export type ToScenarioParameters = {
   title?: string | undefined
   /** The most body matchers one step gets (default 60); the rest of a large answer is left to its schema. */
   maxBodyMatchers?: number | undefined
+  /**
+   * Each step as soon as it is made, with its comment (when it happened, how long the answer
+   * took), without its captures: a step's captures are known only once a later step uses them,
+   * and the result's `captures` has them by step index (a writer adds each as the step's last key).
+   */
+  onStep?: ((step: Record<string, unknown>, comment: string) => void | Promise<void>) | undefined
 }
 
-/** A scenario as the YAML file holds it, with a comment per step and notes for the file's header. */
+/** What a pass over a recording found: the scenario's head and what its file's header says. */
 export type ToScenarioReturnType = {
-  /** The scenario in the pack format (input form: defaults are left out). */
+  /** The scenario in the pack format without its steps (input form: defaults are left out). */
   scenario: Record<string, unknown>
-  /** A comment per step (same index): when it happened and how long the answer took. */
-  comments: string[]
+  /** How many steps it has. */
+  steps: number
+  /** The captures each step needs (`capture`, its last key), by step index. */
+  captures: Map<number, Record<string, string>>
   /** What a reader of the file should know (keys needed, what was not replayable). */
   notes: string[]
   /** Addresses whose private key the replay needs (`--key ADDRESS=KEY`), as `${key.<address>}`. */
@@ -44,12 +53,24 @@ export type ToScenarioReturnType = {
 
 type Step = Record<string, unknown> & { capture?: Record<string, string> }
 type Source = {
-  step: Step
+  /** The index of the step whose answer holds the value. */
+  stepIndex: number
   kind: 'http' | 'webhook' | 'chain'
   pointer: string
   value: unknown
   name?: string
 }
+
+/**
+ * How much of the past a long recording keeps to link values (volatile values seen; answers that
+ * held typed data or an intentOp a client may sign): enough for any session a person drives, and
+ * it bounds the memory a recording of a load test costs. A value older than this is written as
+ * recorded instead of as a reference.
+ */
+const MAX_SOURCES = 200_000
+const MAX_SIGNABLE_SOURCES = 64
+/** Notes beyond this many are counted, not listed. */
+const MAX_NOTES = 50
 
 /** `${name}`: a reference to a variable, as a scenario writes it. */
 const placeholder = (name: string) => `\${${name}}`
@@ -68,22 +89,36 @@ const STATUS_PATH = /^\/(intent-operation|intents)\/[^/]+$|^\/deposit-processor\
  * with `${key.<address>}` when the signer is not a devnet account. Transactions sent through the
  * RPC proxies become chain steps; webhooks the target delivered become webhook expectations.
  *
+ * Memory stays bounded whatever the recording's length: events are read from the journal one at a
+ * time and each step is handed to `onStep` as soon as it is made.
+ *
  * @example
- * const { scenario } = toScenario(recording, { id: 'recorded.wrong-status' })
+ * const { scenario, captures } = await toScenario(recording, { id: 'recorded.wrong-status', onStep: write })
  */
 export async function toScenario(
   recording: Recording,
   parameters: ToScenarioParameters,
 ): Promise<ToScenarioReturnType> {
   const maxMatchers = parameters.maxBodyMatchers ?? 60
-  const steps: Step[] = []
-  const comments: string[] = []
-  const notes: string[] = []
+  let emitted = 0
+  // A recording read back from its journal has no key (the journal never holds it).
+  const hasKey = recording.apiKey.length > 0
+  const captures = new Map<number, Record<string, string>>()
+  const noteSet = new Set<string>()
+  let notesLeftOut = 0
+  const notes = {
+    push(note: string) {
+      if (noteSet.has(note)) return
+      if (noteSet.size >= MAX_NOTES) notesLeftOut++
+      else noteSet.add(note)
+    },
+  }
   const keysNeeded = new Set<Address>()
   const sources = new Map<string, Source>()
   const typedDataSources: Source[] = []
   const intentOpSources: Source[] = []
   const names = new Set<string>()
+  const suffixes = new Map<string, number>()
   const accounts = recording.accountKeys.map((key) => privateKeyToAccount(key).address)
   const requestAddresses = new Set<string>()
   let usesWebhook = false
@@ -95,7 +130,11 @@ export async function toScenario(
     let base = `${/^[A-Za-z_]/.test(last) ? last : `v_${last}`}${suffix}`
     if (RESERVED.has(base)) base = `recorded_${base}`
     let name = base
-    for (let i = 2; names.has(name); i++) name = `${base}${i}`
+    // Counting on from the last suffix of this base: a long recording has thousands of `id`s.
+    for (let i = suffixes.get(base) ?? 2; names.has(name); i++) {
+      name = `${base}${i}`
+      suffixes.set(base, i + 1)
+    }
     names.add(name)
     return name
   }
@@ -103,19 +142,29 @@ export async function toScenario(
   const reference = (source: Source): string => {
     if (!source.name) {
       source.name = freshName(source.pointer)
-      if (source.kind === 'chain') source.step.capture = { ...source.step.capture, [source.name]: 'hash' }
-      else source.step.capture = { ...source.step.capture, [source.name]: source.pointer }
+      captures.set(source.stepIndex, {
+        ...captures.get(source.stepIndex),
+        [source.name]: source.kind === 'chain' ? 'hash' : source.pointer,
+      })
     }
     return `\${${source.name}}`
   }
   const register = (source: Source) => {
     const key = String(source.value)
-    if (key.length >= 6 && !sources.has(key)) sources.set(key, source)
+    if (key.length >= 6 && !sources.has(key)) {
+      sources.set(key, source)
+      // The oldest first (a Map keeps insertion order).
+      if (sources.size > MAX_SOURCES) sources.delete(sources.keys().next().value as string)
+    }
+  }
+  const signable = (list: Source[], source: Source) => {
+    list.push(source)
+    if (list.length > MAX_SIGNABLE_SOURCES) list.shift()
   }
   /** A value the run supplies (its key, webhook inbox, devnet accounts) as its variable; others as recorded. */
   const substituteKnown = (value: unknown): unknown => {
     if (typeof value !== 'string') return value
-    if (value === recording.apiKey) return placeholder('apiKey')
+    if (hasKey && value === recording.apiKey) return placeholder('apiKey')
     if (recording.webhookUrls.some((prefix) => value.startsWith(prefix))) return placeholder('webhook.url')
     if (recording.webhookSecrets.includes(value)) return placeholder('webhook.secret')
     const index = accounts.indexOf(value as Address)
@@ -124,7 +173,7 @@ export async function toScenario(
   /** A recorded value as the scenario writes it: `${…}` for what an earlier step answered or the run supplies. */
   const substitute = (value: unknown): unknown => {
     if (typeof value === 'string') {
-      if (value === recording.apiKey) return placeholder('apiKey')
+      if (hasKey && value === recording.apiKey) return placeholder('apiKey')
       if (recording.webhookUrls.some((prefix) => value.startsWith(prefix))) {
         usesWebhook = true
         return placeholder('webhook.url')
@@ -173,13 +222,19 @@ export async function toScenario(
     keysNeeded.add(getAddress(address))
     return `\${key.${getAddress(address)}}`
   }
-  const push = (step: Step, comment: string) => {
-    steps.push(step)
-    comments.push(comment)
+  const push = async (step: Step, comment: string) => {
+    const index = emitted++
+    if (!parameters.onStep) return
+    const checked = ScenarioStep.safeParse(step)
+    if (!checked.success)
+      throw new Error(
+        `The recording makes an invalid step ${index + 1} (${String(step.name)}): ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      )
+    await parameters.onStep(step, comment)
   }
   const seconds = (ms: number) => `+${(ms / 1000).toFixed(3)}s`
 
-  for (const group of groupEvents(recording)) {
+  for await (const group of groupEvents(recording)) {
     if (group.kind === 'http') {
       const { first, last, count } = group
       if (!last.response) {
@@ -216,7 +271,8 @@ export async function toScenario(
           let text = last.body
           for (const [key, source] of sources)
             if (key.length >= 10 && text.includes(key)) text = text.split(key).join(reference(source))
-          if (text.includes(recording.apiKey)) text = text.split(recording.apiKey).join(placeholder('apiKey'))
+          if (hasKey && text.includes(recording.apiKey))
+            text = text.split(recording.apiKey).join(placeholder('apiKey'))
           http.rawBody = text
         }
       }
@@ -236,22 +292,23 @@ export async function toScenario(
         if (envelope) expect.envelope = envelope
       }
       const step: Step = { name: '', http, expect }
+      const stepIndex = emitted + preSteps.length
       if (json.ok) {
         const body: Record<string, unknown> = {}
         for (const leaf of leaves(json.value)) {
           const existing = sources.get(String(leaf.value))
           if (
             existing &&
-            existing.step !== step &&
+            existing.stepIndex !== stepIndex &&
             typeof existing.value === typeof leaf.value &&
             (typeof leaf.value === 'string' || typeof leaf.value === 'number')
           ) {
             if (Object.keys(body).length < maxMatchers) body[leaf.pointer] = { equals: reference(existing) }
             continue
           }
-          if (isVolatile(leaf.key, leaf.value, leaf.pointer)) {
+          if (isVolatileLeaf(leaf)) {
             if (isIdentity(leaf.key, leaf.value))
-              register({ step, kind: 'http', pointer: leaf.pointer, value: leaf.value })
+              register({ stepIndex, kind: 'http', pointer: leaf.pointer, value: leaf.value })
             continue
           }
           // EIP-712 type lists are checked by the signature made over them, not field by field.
@@ -265,16 +322,16 @@ export async function toScenario(
             isTypedData(tree.value) ||
             (Array.isArray(tree.value) && tree.value.length > 0 && tree.value.every(isTypedData))
           )
-            typedDataSources.push({ step, kind: 'http', pointer: tree.pointer, value: tree.value })
+            signable(typedDataSources, { stepIndex, kind: 'http', pointer: tree.pointer, value: tree.value })
           if (tree.key === 'intentOp' && typeof tree.value === 'object' && !Array.isArray(tree.value))
-            intentOpSources.push({ step, kind: 'http', pointer: tree.pointer, value: tree.value })
+            signable(intentOpSources, { stepIndex, kind: 'http', pointer: tree.pointer, value: tree.value })
         }
       }
       const polled = last.method === 'GET' && (count > 1 || STATUS_PATH.test(last.path.split('?')[0] ?? ''))
       if (polled) step.poll = { timeoutSeconds: 60, intervalMs: 500 }
       step.name = `${last.method} ${http.path as string} → ${response.status}${count > 1 ? ` (polled ${count} times)` : ''}${titleNotes.length ? ` (${titleNotes.join('; ')})` : ''}`
-      for (const pre of preSteps) push(pre.step, pre.comment)
-      push(
+      for (const pre of preSteps) await push(pre.step, pre.comment)
+      await push(
         step,
         `${seconds(first.at)}: ${count > 1 ? `${count} requests, the last` : 'answered'} in ${last.durationMs} ms`,
       )
@@ -282,13 +339,14 @@ export async function toScenario(
       const step = await chainStep(group.event)
       if (!step) continue
       usesChains = true
-      push(step, `${seconds(group.event.at)}: ${group.event.method} on chain ${group.event.chainId}`)
-      if (group.event.hash) register({ step, kind: 'chain', pointer: 'hash', value: group.event.hash })
+      const stepIndex = emitted
+      await push(step, `${seconds(group.event.at)}: ${group.event.method} on chain ${group.event.chainId}`)
+      if (group.event.hash) register({ stepIndex, kind: 'chain', pointer: 'hash', value: group.event.hash })
     } else {
       const step = webhookStep(group.event)
       if (!step) continue
       usesWebhook = true
-      push(step, `${seconds(group.event.at)}: delivered, signature ${group.event.signature}`)
+      await push(step, `${seconds(group.event.at)}: delivered, signature ${group.event.signature}`)
     }
   }
 
@@ -485,6 +543,7 @@ export async function toScenario(
       notes.push(`a webhook at +${event.at} ms has no type; not replayed.`)
       return undefined
     }
+    const stepIndex = emitted
     const step: Step = {
       name: `the target delivers a ${type} webhook (signature ${event.signature})`,
       webhook: { type, withinSeconds: 30, signature: event.signature },
@@ -497,14 +556,14 @@ export async function toScenario(
       let matcher: unknown
       if (
         existing &&
-        existing.step !== step &&
+        existing.stepIndex !== stepIndex &&
         typeof existing.value === typeof leaf.value &&
         (typeof leaf.value === 'string' || typeof leaf.value === 'number')
       )
         matcher = { equals: reference(existing) }
-      else if (isVolatile(leaf.key, leaf.value, leaf.pointer)) {
+      else if (isVolatileLeaf(leaf)) {
         if (isIdentity(leaf.key, leaf.value))
-          register({ step, kind: 'webhook', pointer: leaf.pointer, value: leaf.value })
+          register({ stepIndex, kind: 'webhook', pointer: leaf.pointer, value: leaf.value })
         continue
       } else matcher = { equals: substituteKnown(leaf.value) }
       if (Object.keys(where).length < 3 && /account|address|chain|token|amount/i.test(String(leaf.key)))
@@ -517,7 +576,7 @@ export async function toScenario(
     return step
   }
 
-  if (steps.length === 0) throw new Error('The recording holds no exchange to replay.')
+  if (emitted === 0) throw new Error('The recording holds no exchange to replay.')
   const capabilities = [...(usesChains ? ['chains'] : []), ...(usesWebhook ? ['webhooks'] : [])]
   const scenario: Record<string, unknown> = {
     id: parameters.id,
@@ -526,14 +585,16 @@ export async function toScenario(
       `Session recorded against ${recording.target} on ${recording.startedAt.slice(0, 10)}`,
     spec: 'Recorded session (docs/record-replay.md): every step behaves as recorded',
     ...(capabilities.length > 0 && { requires: { capabilities } }),
-    steps,
   }
-  const parsed = Scenario.safeParse(scenario)
+  // The head checked with a stand-in step (each step was checked as it was made).
+  const parsed = Scenario.safeParse({ ...scenario, steps: [{ wait: 0 }] })
   if (!parsed.success)
     throw new Error(
       `The recording makes no valid scenario: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     )
-  return { scenario, comments, notes, keysNeeded: [...keysNeeded] }
+  const allNotes = [...noteSet]
+  if (notesLeftOut > 0) allNotes.push(`… and ${notesLeftOut} more notes like these.`)
+  return { scenario, steps: emitted, captures, notes: allNotes, keysNeeded: [...keysNeeded] }
 }
 
 type TypedDataJson = {
@@ -573,15 +634,16 @@ type Group =
   | { kind: 'chain'; event: RecordedTransaction }
   | { kind: 'webhook'; event: RecordedWebhook }
 
-/** The recording's events in order, consecutive identical GETs (a client polling) as one group. */
-function groupEvents(recording: Recording): Group[] {
-  const groups: Group[] = []
-  for (const event of recording.events) {
+/** The recording's events in order (read from its journal), consecutive identical GETs (a client polling) as one group. */
+async function* groupEvents(recording: Recording): AsyncGenerator<Group> {
+  let previous: Group | undefined
+  for await (const event of journalEvents(recording.journal)) {
     if (event.kind !== 'http') {
-      groups.push(event.kind === 'chain' ? { kind: 'chain', event } : { kind: 'webhook', event })
+      if (previous) yield previous
+      previous = undefined
+      yield event.kind === 'chain' ? { kind: 'chain', event } : { kind: 'webhook', event }
       continue
     }
-    const previous = groups.at(-1)
     if (
       previous?.kind === 'http' &&
       event.method === 'GET' &&
@@ -592,9 +654,12 @@ function groupEvents(recording: Recording): Group[] {
     ) {
       previous.last = event
       previous.count++
-    } else groups.push({ kind: 'http', first: event, last: event, count: 1 })
+    } else {
+      if (previous) yield previous
+      previous = { kind: 'http', first: event, last: event, count: 1 }
+    }
   }
-  return groups
+  if (previous) yield previous
 }
 
 function versionOf(header: string | undefined): 'alps' | 'blanc' | 'omit' | { raw: string } {

@@ -43,7 +43,23 @@ function looksLikeTime(value: unknown): boolean {
  * isVolatile('amount', '5402', '/routes/0/cost/fees/amount') // true
  */
 export function isVolatile(key: string | number | undefined, value: unknown, pointer = ''): boolean {
-  return isFresh(key, value) || pointer.split('/').some((segment) => PRICED_SEGMENT.test(segment))
+  return isFresh(key, value) || pointer.split('/').some(isPricedSegment)
+}
+
+/** {@link isVolatile} of a leaf {@link leaves} gave (its pointer's segments already tested on the way down). */
+export function isVolatileLeaf(leaf: Leaf): boolean {
+  return leaf.priced === true || isFresh(leaf.key, leaf.value)
+}
+
+/** Segments repeat across every answer of a recording: each is tested against the pattern once. */
+const pricedSegments = new Map<string, boolean>()
+function isPricedSegment(segment: string): boolean {
+  let priced = pricedSegments.get(segment)
+  if (priced === undefined) {
+    priced = PRICED_SEGMENT.test(segment)
+    if (pricedSegments.size < 100_000) pricedSegments.set(segment, priced)
+  }
+  return priced
 }
 
 /**
@@ -78,10 +94,18 @@ export const isSignature = (value: unknown): value is `0x${string}` =>
   typeof value === 'string' && HEX_SIGNATURE.test(value)
 
 /** A leaf of a JSON value: its JSON pointer, the field name it sits under, and the value. */
-export type Leaf = { pointer: string; key: string | number | undefined; value: unknown }
+export type Leaf = {
+  pointer: string
+  key: string | number | undefined
+  value: unknown
+  /** Whether a segment of the pointer names a gas-priced part (set by {@link leaves}). */
+  priced?: boolean
+}
 
-const escapeSegment = (segment: string | number) =>
-  String(segment).replaceAll('~', '~0').replaceAll('/', '~1')
+const escapeSegment = (segment: string) =>
+  segment.includes('~') || segment.includes('/')
+    ? segment.replaceAll('~', '~0').replaceAll('/', '~1')
+    : segment
 
 /**
  * Every leaf (string, number, boolean, null) of a JSON value, with its JSON pointer, in document order.
@@ -89,21 +113,40 @@ const escapeSegment = (segment: string | number) =>
  * @example
  * leaves({ a: [1, { b: 'x' }] }) // [{ pointer: '/a/0', … }, { pointer: '/a/1/b', … }]
  */
-export function leaves(value: unknown, pointer = '', key?: string | number): Leaf[] {
-  if (Array.isArray(value)) return value.flatMap((v, i) => leaves(v, `${pointer}/${i}`, i))
-  if (typeof value === 'object' && value !== null)
-    return Object.entries(value).flatMap(([k, v]) => leaves(v, `${pointer}/${escapeSegment(k)}`, k))
-  return [{ pointer, key, value }]
+export function leaves(
+  value: unknown,
+  pointer = '',
+  key?: string | number,
+  into: Leaf[] = [],
+  priced = false,
+): Leaf[] {
+  if (Array.isArray(value))
+    for (let i = 0; i < value.length; i++)
+      leaves(value[i], `${pointer}/${i}`, i, into, priced || isPricedSegment(String(i)))
+  else if (typeof value === 'object' && value !== null)
+    for (const k in value) {
+      const segment = escapeSegment(k)
+      leaves(
+        (value as Record<string, unknown>)[k],
+        `${pointer}/${segment}`,
+        k,
+        into,
+        priced || isPricedSegment(segment),
+      )
+    }
+  else into.push({ pointer, key, value, priced })
+  return into
 }
 
 /** Every object or array of a JSON value (the value itself included), with its pointer and field name. */
-export function subtrees(value: unknown, pointer = '', key?: string | number): Leaf[] {
-  if (Array.isArray(value))
-    return [{ pointer, key, value }, ...value.flatMap((v, i) => subtrees(v, `${pointer}/${i}`, i))]
-  if (typeof value === 'object' && value !== null)
-    return [
-      { pointer, key, value },
-      ...Object.entries(value).flatMap(([k, v]) => subtrees(v, `${pointer}/${escapeSegment(k)}`, k)),
-    ]
-  return []
+export function subtrees(value: unknown, pointer = '', key?: string | number, into: Leaf[] = []): Leaf[] {
+  if (Array.isArray(value)) {
+    into.push({ pointer, key, value })
+    for (let i = 0; i < value.length; i++) subtrees(value[i], `${pointer}/${i}`, i, into)
+  } else if (typeof value === 'object' && value !== null) {
+    into.push({ pointer, key, value })
+    for (const k in value)
+      subtrees((value as Record<string, unknown>)[k], `${pointer}/${escapeSegment(k)}`, k, into)
+  }
+  return into
 }
