@@ -4,7 +4,79 @@
 // every source file it was built from with size and mtime, and any difference rebuilds it here
 // first. When it cannot be built, or INTENT_DEVNET_BUNDLE=0, the sources run through tsx's loader
 // in this same process (signals reach the service directly either way).
-import { readFileSync, statSync } from 'node:fs'
+//
+// Code cache: Node 20 compiles the 5 MB bundle, and every function it runs, anew in each process
+// (it has no module.enableCompileCache). The bin runs the bundle's body as a vm.Script instead of
+// importing it (scripts/build.ts lays the bundle out for both) with V8's cached data from an
+// earlier run of the same subcommand, beside the bundle: dist/intent-devnet.<command>.cache. The
+// cache names the bundle it was made from (size, mtime), Node's version and architecture, and
+// carries the SHA-1 of its data; a cache of another bundle (stale) or a damaged one is not
+// used, and one V8 rejects (other flags) is only a lost speed-up: each compiles as without a
+// cache. A cache that was not used is written anew once the command has started (`up`: when the
+// service answers) or at exit. INTENT_DEVNET_CODE_CACHE=0: no cache, read or written.
+import { createHash } from 'node:crypto'
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { setFlagsFromString } from 'node:v8'
+import { Script, constants as vmConstants } from 'node:vm'
+import { EARLY_ANVILS, spawnEarlyAnvil } from '../simulator/devnet/anvilProcess.js'
+
+/**
+ * The chains and host of `intent-devnet up` when its Anvils can start before the CLI loads:
+ * only flags that do not change how the chains start (a state dir has to be checked and a fork
+ * needs its URL first: those, `--help` and anything unknown take the normal path). The CLI
+ * adopts the early Anvils that match what it asks for and starts the rest itself
+ * (simulator/devnet/anvil.ts earlyAnvilLauncher), so a guess that is wrong costs time, not
+ * behaviour. INTENT_DEVNET_EARLY_ANVILS=0: never.
+ */
+const earlyUp = () => {
+  const [command, ...rest] = process.argv.slice(2)
+  if (command !== 'up' || process.env.INTENT_DEVNET_EARLY_ANVILS === '0') return undefined
+  // startDevnet's DEFAULT_CHAIN_IDS and startService's DEFAULT_HOST.
+  let chainIds = [1, 10, 8453, 42161]
+  let host = '127.0.0.1'
+  const takesValue = [
+    '--port',
+    '--api-key',
+    '--quote-ttl',
+    '--swap-fee-bps',
+    '--request-timeout',
+    '--manifest',
+  ]
+  for (let i = 0; i < rest.length; i++) {
+    const at = rest[i].indexOf('=')
+    const name = rest[i].startsWith('--') && at > 0 ? rest[i].slice(0, at) : rest[i]
+    if (name === '--strict-version' || name === '--verbose') {
+      if (name !== rest[i]) return undefined
+      continue
+    }
+    const value = name !== rest[i] ? rest[i].slice(at + 1) : rest[++i]
+    if (value === undefined) return undefined
+    if (takesValue.includes(name)) continue
+    if (name === '--host') host = value
+    else if (name === '--chains') {
+      chainIds = value.split(',').map((part) => Number(part.trim()))
+      if (chainIds.some((id) => !Number.isSafeInteger(id) || id <= 0)) return undefined
+      if (new Set(chainIds).size !== chainIds.length) return undefined
+    } else return undefined
+  }
+  return { chainIds, host }
+}
+
+// First, so the Anvils boot while the bundle loads.
+const up = earlyUp()
+if (up) {
+  try {
+    const early = up.chainIds.map((chainId) => spawnEarlyAnvil({ chainId, host: up.host }))
+    globalThis[Symbol.for(EARLY_ANVILS)] = early
+    // The ones the CLI did not adopt (it takes them out of this list) go with this process.
+    process.once('exit', () => {
+      for (const anvil of early) anvil.child.kill('SIGTERM')
+    })
+  } catch (error) {
+    if (process.env.INTENT_DEVNET_DEBUG) console.error('intent-devnet: no early Anvils:', error)
+  }
+}
 
 const root = new URL('../', import.meta.url)
 const bundle = new URL('dist/intent-devnet.mjs', root)
@@ -28,6 +100,72 @@ const fresh = () => {
   } catch {
     return false
   }
+}
+
+/** scripts/build.ts SCRIPT_BODY_MARKER, on a line of its own. */
+const BODY_MARKER = '\n//# intent-devnet: script body below\n'
+
+/**
+ * Runs the bundle's body as a script with a code cache (see the top of this file); imports the
+ * bundle as a module when it has no script body or INTENT_DEVNET_CODE_CACHE=0.
+ */
+const runBundle = async () => {
+  // Pure ASCII (scripts/build.ts makes it so): latin1 reads it without decoding UTF-8.
+  const source = process.env.INTENT_DEVNET_CODE_CACHE === '0' ? '' : readFileSync(bundle, 'latin1')
+  const at = source.indexOf(BODY_MARKER)
+  if (at < 0) return import(bundle.href)
+  const built = statSync(bundle)
+  const command = /^[a-z]+$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other'
+  const cacheFile = new URL(`dist/intent-devnet.${command}.cache`, root)
+  const key = `${built.size} ${built.mtimeMs} ${process.version} ${process.arch}`
+  const digest = (data) => createHash('sha1').update(data).digest('hex')
+  let cachedData
+  let status = 'absent'
+  try {
+    // `KEY SHA1\n` then V8's data: V8 does not check its data in a release build (a damaged
+    // cache can crash it), so the bin does, before V8 sees it.
+    const file = readFileSync(cacheFile)
+    const header = file.subarray(0, file.indexOf(10)).toString('latin1')
+    const data = file.subarray(header.length + 1)
+    if (!header.startsWith(`${key} `)) status = 'stale'
+    else if (header !== `${key} ${digest(data)}`) status = 'damaged'
+    else cachedData = data
+  } catch {}
+  // V8 takes a cache only under the flags it was made with, and the service's idle collector
+  // sets --expose-gc once it starts (simulator/util/idleCollector.ts): set it first, so the cache
+  // written after the start and the next compile see the same flags.
+  setFlagsFromString('--expose-gc')
+  const body = source.slice(at + BODY_MARKER.length)
+  const script = new Script(`(async function (require, __bundleUrl) {'use strict';\n${body}\n})`, {
+    filename: bundle.pathname,
+    // Line numbers as in the file (the wrapper's first line stands in for the marker's).
+    lineOffset: source.slice(0, at).split('\n').length,
+    cachedData,
+    importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  })
+  if (cachedData) status = script.cachedDataRejected ? 'rejected' : 'used'
+  if (process.env.INTENT_DEVNET_DEBUG) console.error(`intent-devnet: code cache ${status}`)
+  if (status !== 'used') {
+    let written = false
+    const write = () => {
+      if (written) return
+      written = true
+      try {
+        const temporary = `${cacheFile.pathname}.${process.pid}.tmp`
+        const data = script.createCachedData()
+        writeFileSync(temporary, Buffer.concat([Buffer.from(`${key} ${digest(data)}\n`, 'latin1'), data]))
+        renameSync(temporary, cacheFile)
+      } catch (error) {
+        // A read-only install runs without a cache.
+        if (process.env.INTENT_DEVNET_DEBUG)
+          console.error('intent-devnet: cannot write the code cache:', error)
+      }
+    }
+    // `up` calls it once the service answers (simulator/cli/up.ts); every command at exit.
+    globalThis[Symbol.for('intent-devnet.started')] = write
+    process.once('exit', write)
+  }
+  await script.runInThisContext()(createRequire(bundle), bundle.href)
 }
 
 /** Registers tsx's loader (once); returns its unregister function. */
@@ -54,7 +192,7 @@ const rebuild = async () => {
 }
 
 const useBundle = process.env.INTENT_DEVNET_BUNDLE !== '0' && (fresh() || (await rebuild()))
-if (useBundle) await import(bundle.href)
+if (useBundle) await runBundle()
 else {
   await registerTsx()
   await import('../simulator/cli/main.ts')

@@ -13,8 +13,10 @@
  */
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
+import { isBuiltin } from 'node:module'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Script } from 'node:vm'
 import { build, type Plugin } from 'esbuild'
 
 /** The project's root (package.json, simulator/, conformance/). */
@@ -117,14 +119,52 @@ function sourceLocations(root: string): Plugin {
   }
 }
 
-/** Helpers every module of the bundle sees: `require` for CommonJS dependencies, and the root. */
+/**
+ * The bundle is one ES module (the image runs it as `node dist/intent-devnet.mjs`), laid out so
+ * the bin can also run it as a classic script with a V8 code cache (Node 20 has no
+ * `module.enableCompileCache`; only `vm.Script` takes `cachedData`): an ES-module prelude of two
+ * lines defines `require` and `__bundleUrl`, then {@link SCRIPT_BODY_MARKER}, then a body with no
+ * `import`, `export` or `import.meta` (externals and Node's modules are `require`d, see
+ * {@link requireExternals}). The bin wraps the body in `(async function (require, __bundleUrl)
+ * {…})` (top-level await stays legal); bin/intent-devnet.js, "code cache".
+ */
+export const SCRIPT_BODY_MARKER = '//# intent-devnet: script body below'
+
+/** The ES-module prelude, then the body's helpers: `require` for CommonJS dependencies, and the root. */
 const banner = [
   "import { createRequire as __createRequire } from 'node:module';",
-  "import { fileURLToPath as __fileURLToPath } from 'node:url';",
-  'const require = __createRequire(import.meta.url);',
-  `const __rootUrl = new URL(${JSON.stringify('../'.repeat(OUT_DIR.split('/').length))}, import.meta.url);`,
-  "const __rootPath = (path) => __fileURLToPath(new URL(path, __rootUrl)).replace(/\\/$/, '');",
+  'const require = __createRequire(import.meta.url), __bundleUrl = import.meta.url;',
+  SCRIPT_BODY_MARKER,
+  `const __rootUrl = new URL(${JSON.stringify('../'.repeat(OUT_DIR.split('/').length))}, __bundleUrl);`,
+  "const __rootPath = (path) => require('node:url').fileURLToPath(new URL(path, __rootUrl)).replace(/\\/$/, '');",
+  "const __bundleFilename = require('node:url').fileURLToPath(__bundleUrl), __bundleDirname = require('node:path').dirname(__bundleFilename);",
 ].join('\n')
+
+/**
+ * Every `import` of Node's own modules and of {@link EXTERNAL_PACKAGES} becomes a `require` (a
+ * small CommonJS module in the bundle), so the bundle's body has no import statement: it can run
+ * as a script. All of them are CommonJS (or Node's modules), which is what a `require` gives.
+ */
+function requireExternals(): Plugin {
+  const external = new RegExp(
+    `^(?:${EXTERNAL_PACKAGES.map((name) => name.replace('/*', '/.+').replace(/[.]/g, '\\.')).join('|')})(?:/.*)?$`,
+  )
+  return {
+    name: 'require-externals',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind !== 'import-statement' && args.kind !== 'dynamic-import') return undefined
+        if (!isBuiltin(args.path) && !external.test(args.path)) return undefined
+        return { path: args.path, namespace: 'require-external' }
+      })
+      build.onLoad({ filter: /.*/, namespace: 'require-external' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.path)})`,
+        loader: 'js',
+        resolveDir: build.initialOptions.absWorkingDir ?? ROOT,
+      }))
+    },
+  }
+}
 
 /** What {@link buildBundle} returns. */
 export type BuildBundleReturnType = { path: string; bytes: number; inputs: number; ms: number }
@@ -152,7 +192,13 @@ export async function buildBundle(name: BundleName, root = ROOT): Promise<BuildB
     target: 'node20',
     external: [...EXTERNAL_PACKAGES],
     banner: { js: banner },
-    plugins: [sourceLocations(root)],
+    // Dependencies' own `import.meta` (ours is rewritten by sourceLocations): the body has none.
+    define: {
+      'import.meta.url': '__bundleUrl',
+      'import.meta.dirname': '__bundleDirname',
+      'import.meta.filename': '__bundleFilename',
+    },
+    plugins: [sourceLocations(root), requireExternals()],
     legalComments: 'none',
     // Linked, not inline: Node reads it only under --enable-source-maps (stack traces into the
     // sources) and the bench's CPU profile; the bundle stays small to parse.
@@ -171,6 +217,7 @@ export async function buildBundle(name: BundleName, root = ROOT): Promise<BuildB
     )
   const output = result.outputFiles.find((file) => file.path === bundlePath(name, root))
   if (!output) throw new Error(`esbuild wrote no ${bundlePath(name, root)}`)
+  const text = asScriptBody(output.text)
   await mkdir(join(root, OUT_DIR), { recursive: true })
   const path = bundlePath(name, root)
   const map = result.outputFiles.find((file) => file.path === `${path}.map`)
@@ -179,7 +226,7 @@ export async function buildBundle(name: BundleName, root = ROOT): Promise<BuildB
     renameSync(`${path}.map.${process.pid}.tmp`, `${path}.map`)
   }
   const temporary = `${path}.${process.pid}.tmp`
-  writeFileSync(temporary, output.contents)
+  writeFileSync(temporary, text, 'latin1')
   renameSync(temporary, path)
   const written = statSync(path)
   const stamp: BuildStamp = { bundle: { size: written.size, mtimeMs: written.mtimeMs }, inputs }
@@ -187,6 +234,21 @@ export async function buildBundle(name: BundleName, root = ROOT): Promise<BuildB
   writeFileSync(stampTemporary, JSON.stringify(stamp))
   renameSync(stampTemporary, stampPath(name, root))
   return { path, bytes: written.size, inputs: inputs.length, ms: performance.now() - started }
+}
+
+/**
+ * Checks that the bundle's body runs as a script (what the bin's code cache needs) and makes it
+ * pure ASCII, so the bin reads it as latin1 (one byte a character, no UTF-8 decoding). esbuild
+ * escapes every non-ASCII character in strings, so what is left is in comments: each UTF-16 unit
+ * becomes `?` (columns, hence the source map, stay as they are).
+ */
+function asScriptBody(text: string): string {
+  const ascii = text.replace(/[\u0080-\uffff]/g, '?')
+  const at = ascii.indexOf(`\n${SCRIPT_BODY_MARKER}\n`)
+  if (at < 0) throw new Error('the bundle has no script body marker')
+  // Throws a SyntaxError when the body still holds an import, an export or import.meta.
+  new Script(`(async function (require, __bundleUrl) {${ascii.slice(at + SCRIPT_BODY_MARKER.length + 2)}\n})`)
+  return ascii
 }
 
 /** Builds every bundle in {@link ENTRY_POINTS}. */

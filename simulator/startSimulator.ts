@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { API_VERSIONS, type DevnetManifest } from '../conformance/spec'
 import { tokensByChain } from '../contracts/addresses'
 import { createDepositProcessor, createDepositProcessorService, type DepositProcessor } from './deposits'
+import type { AnvilLauncher } from './devnet/anvil'
 import { type ChainSender, createChainSender } from './devnet/chainSender'
 import { type Devnet, startDevnet } from './devnet/startDevnet'
 import { createEventBus } from './events/eventBus'
@@ -32,6 +33,10 @@ export type StartSimulatorParameters = {
   port?: number | undefined
   host?: string | undefined
   apiKey?: string | undefined
+  /** More keys the service accepts, each with its own per-key state (the conformance runner's simulator). */
+  extraApiKeys?: readonly string[] | undefined
+  /** How often the deposit processor polls the chains, ms (default 250; the conformance runner's simulator polls faster). */
+  depositPollIntervalMs?: number | undefined
   strictVersion?: boolean | undefined
   /** Chain ids to run (default 1, 10, 8453, 42161). */
   chainIds?: readonly number[] | undefined
@@ -49,6 +54,8 @@ export type StartSimulatorParameters = {
   faults?: Faults | undefined
   logger?: boolean | undefined
   log?: ((line: string) => void) | undefined
+  /** How the devnet starts each Anvil (startDevnet's `launchAnvil`; default startAnvil). */
+  launchAnvil?: AnvilLauncher | undefined
 }
 
 /** A running simulator: chains, domain services and the HTTP service. */
@@ -82,6 +89,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
     stateDir: parameters.stateDir,
     forks: parameters.forks,
     log: parameters.log,
+    launchAnvil: parameters.launchAnvil,
   })
   // Memory back to idle once a burst of load is over (simulator/util/idleCollector.ts).
   const collector = startIdleCollector()
@@ -93,6 +101,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       stateDir: parameters.stateDir,
       quoteTtlSeconds,
       swapFeeBps: parameters.swapFeeBps,
+      depositPollIntervalMs: parameters.depositPollIntervalMs,
       log: parameters.log,
     })
     const { services } = domain
@@ -100,6 +109,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       port: parameters.port ?? DEFAULT_PORT,
       host: parameters.host ?? DEFAULT_HOST,
       apiKey: parameters.apiKey ?? DEFAULT_API_KEY,
+      extraApiKeys: parameters.extraApiKeys,
       strictVersion: parameters.strictVersion,
       requestTimeoutMs: parameters.requestTimeoutMs,
       logger: parameters.logger,
@@ -152,6 +162,8 @@ export type CreateServicesParameters = {
   swapFeeBps?: number | undefined
   /** The relayer waits this long before taking up a new intent (a slow relayer; default 0). */
   pickupDelayMs?: number | undefined
+  /** How often the deposit processor polls the chains, ms (default 250). */
+  depositPollIntervalMs?: number | undefined
   log?: ((line: string) => void) | undefined
 }
 
@@ -205,6 +217,7 @@ export async function createServices(parameters: CreateServicesParameters): Prom
       onError: (error) => log?.(`deposit processor: ${(error as Error).message}`),
       log,
       chainsMayLag: () => devnet.chainsMayLag(),
+      pollIntervalMs: parameters.depositPollIntervalMs,
       faults,
       events,
     })

@@ -7,10 +7,15 @@
  *   `--port` on a free port, from the spawn to the first `/health` 200;
  * - before: `tsx simulator/cli/main.ts up` (what `npm start` ran before issue 18) and the bin on the
  *   sources (`INTENT_DEVNET_BUNDLE=0`, what `npx intent-devnet` ran);
+ * - the bundle without its V8 code cache and/or without the Anvils the bin starts early
+ *   (`INTENT_DEVNET_CODE_CACHE=0`, `INTENT_DEVNET_EARLY_ANVILS=0`; both off: the start before);
  * - in-process `startSimulator` (modules already loaded) to `/health` 200;
  * then the idle RSS of the service and its 4 Anvils, the wall time of each start-up phase
  * (in process) and the CPU time of a bundled start by package (`node --cpu-prof`).
  * `--conformance N`: also `intent-devnet conformance` (all packs) N times, bundle vs tsx.
+ * `--only a,b`: only the starts whose name contains a or b ("in-process" for that one);
+ * `--quick`: stop after the ready times. Each start's CPU time (its node processes, from /proc)
+ * is printed beside its wall time: on a machine others load, it moves less than the wall time.
  *
  * @example
  * npx tsx scripts/bench/start.ts --runs 5 --conformance 3
@@ -30,6 +35,11 @@ const arg = (name: string, fallback: number) => {
   return at > 0 ? Number(process.argv[at + 1]) : fallback
 }
 const runs = arg('--runs', 5)
+/** `--only a,b`: just the starts whose name contains one of these (and the bare Anvils); `--quick`: no RSS, phases or profile. */
+const only = process.argv.includes('--only')
+  ? process.argv[process.argv.indexOf('--only') + 1]!.split(',')
+  : undefined
+const quick = process.argv.includes('--quick')
 const conformanceRuns = arg('--conformance', 0)
 const chainIds = [1, 10, 8453, 42161]
 
@@ -73,7 +83,20 @@ const stopGroup = (child: ChildProcess) =>
     signal('SIGTERM')
   })
 
-type Started = { ms: number; child: ChildProcess; port: number }
+type Started = { ms: number; child: ChildProcess; port: number; cpuMs: number }
+
+/** CPU time (user + system) so far of `pid` and every `node`/`npm` process under it (not the Anvils). */
+const cpuMs = (pid: number) =>
+  [{ pid, name: 'node' }, ...descendants(pid)]
+    .filter((process) => process.name !== 'anvil' && process.name !== 'sh')
+    .reduce((sum, process) => {
+      try {
+        const fields = readFileSync(`/proc/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+        return sum + ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+      } catch {
+        return sum
+      }
+    }, 0)
 
 /** Spawns `command` (own process group) with `--port` appended and times it to `/health` 200. */
 async function startCommand(
@@ -99,7 +122,7 @@ async function startCommand(
     if (performance.now() - started > 120_000) throw new Error(`${command} ${args.join(' ')}: no /health`)
     await sleep(5)
   }
-  return { ms: performance.now() - started, child, port }
+  return { ms: performance.now() - started, child, port, cpuMs: cpuMs(child.pid!) }
 }
 
 /** Four bare Anvils, spawned in parallel until each prints that it listens. */
@@ -170,16 +193,33 @@ const descendants = (pid: number): { pid: number; name: string }[] => {
   return found
 }
 
-const variants: Record<string, () => Promise<Started>> = {
+const allVariants: Record<string, () => Promise<Started>> = {
   'npm start': () => startCommand('npm', ['start', '--silent', '--']),
+  'npm start (before: no code cache, no early Anvils)': () =>
+    startCommand('npm', ['start', '--silent', '--'], {
+      INTENT_DEVNET_CODE_CACHE: '0',
+      INTENT_DEVNET_EARLY_ANVILS: '0',
+    }),
   'npx intent-devnet up': () => startCommand('npx', ['--offline', 'intent-devnet', 'up']),
   'node bin/intent-devnet.js up (bundle)': () =>
     startCommand(process.execPath, ['bin/intent-devnet.js', 'up']),
+  'node bin/intent-devnet.js up (bundle, no code cache)': () =>
+    startCommand(process.execPath, ['bin/intent-devnet.js', 'up'], { INTENT_DEVNET_CODE_CACHE: '0' }),
+  'node bin/intent-devnet.js up (bundle, no early Anvils)': () =>
+    startCommand(process.execPath, ['bin/intent-devnet.js', 'up'], { INTENT_DEVNET_EARLY_ANVILS: '0' }),
+  'node bin/intent-devnet.js up (bundle, neither: before)': () =>
+    startCommand(process.execPath, ['bin/intent-devnet.js', 'up'], {
+      INTENT_DEVNET_CODE_CACHE: '0',
+      INTENT_DEVNET_EARLY_ANVILS: '0',
+    }),
   'before: tsx simulator/cli/main.ts up': () =>
     startCommand(join(root, 'node_modules/.bin/tsx'), ['simulator/cli/main.ts', 'up']),
   'before: node bin/intent-devnet.js up (tsx loader)': () =>
     startCommand(process.execPath, ['bin/intent-devnet.js', 'up'], { INTENT_DEVNET_BUNDLE: '0' }),
 }
+const variants = Object.fromEntries(
+  Object.entries(allVariants).filter(([name]) => !only || only.some((part) => name.includes(part))),
+)
 
 if (staleReason('intent-devnet')) await buildBundle('intent-devnet')
 const { startSimulator } = await import('../../simulator/startSimulator')
@@ -195,8 +235,9 @@ const inProcess = async () => {
 // One warm-up of each (disk cache, the first JIT of this process).
 await bareAnvils()
 for (const start of Object.values(variants)) await stopGroup((await start()).child)
-await inProcess()
+if (!only || only.includes('in-process')) await inProcess()
 
+const cpu: Record<string, number[]> = {}
 const times: Record<string, number[]> = {
   'bare: 4 Anvils': [],
   ...Object.fromEntries(Object.keys(variants).map((name) => [name, []])),
@@ -209,20 +250,27 @@ for (let i = 0; i < runs; i++) {
     if (staleReason('intent-devnet')) await buildBundle('intent-devnet')
     const started = await start()
     times[name]!.push(started.ms)
+    cpu[name] ??= []
+    cpu[name].push(started.cpuMs)
     await stopGroup(started.child)
   }
-  times['in-process startSimulator']!.push(await inProcess())
+  if (!only || only.includes('in-process')) times['in-process startSimulator']!.push(await inProcess())
 }
+if (times['in-process startSimulator']!.length === 0) delete times['in-process startSimulator']
 
 const bare = median(times['bare: 4 Anvils']!)
 console.log(
   `\nready: median of ${runs} (bare: ${times['bare: 4 Anvils']!.length}), load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
 )
-console.log('| start | median | runs (ms) | ratio to 4 bare Anvils |\n|---|---|---|---|')
+console.log(
+  '| start | median | runs (ms) | ratio to 4 bare Anvils | CPU of its node processes to /health (median) |\n|---|---|---|---|---|',
+)
 for (const [name, values] of Object.entries(times))
   console.log(
-    `| ${name} | ${median(values).toFixed(0)} ms | ${values.map((v) => v.toFixed(0)).join(', ')} | ${(median(values) / bare).toFixed(2)}x |`,
+    `| ${name} | ${median(values).toFixed(0)} ms | ${values.map((v) => v.toFixed(0)).join(', ')} | ${(median(values) / bare).toFixed(2)}x | ${cpu[name] ? `${median(cpu[name]).toFixed(0)} ms` : ''} |`,
   )
+
+if (quick) process.exit(0)
 
 // Idle memory: the service and its Anvils, 10 s after it answers; the bundle, then the sources through tsx.
 for (const [name, env] of [
@@ -309,9 +357,14 @@ for (const [name, env] of [
   const map = new SourceMap(JSON.parse(readFileSync(`${bundlePath('intent-devnet')}.map`, 'utf8')))
   const byId = new Map(profile.nodes.map((node) => [node.id, node]))
   const packageOf = (url: string, line: number, column: number, name: string) => {
-    if (url === bundleUrl) {
+    // The bin runs the bundle's body as a vm.Script named by its path (bin/intent-devnet.js).
+    if (url === bundleUrl || url === bundlePath('intent-devnet')) {
       const entry = map.findEntry(line, column) as { originalSource?: string }
-      const source = entry.originalSource ? fileURLToPath(new URL(entry.originalSource, bundleUrl)) : ''
+      const source = entry.originalSource?.startsWith('file:')
+        ? fileURLToPath(entry.originalSource)
+        : entry.originalSource
+          ? fileURLToPath(new URL(entry.originalSource, bundleUrl))
+          : ''
       const inModules = source.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)
       if (inModules) return inModules[1]!
       return source

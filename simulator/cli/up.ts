@@ -43,6 +43,9 @@ const parseMilliseconds = (value: string): number => {
   return ms
 }
 
+/** Set by bin/intent-devnet.js when it wants to hear that the command has started. */
+const STARTED = Symbol.for('intent-devnet.started')
+
 type UpOptions = {
   port: number
   host: string
@@ -85,7 +88,11 @@ export function register(program: Command): void {
     .action(async (options: UpOptions) => {
       // Loaded when the command runs, so `intent-devnet --help` does not load the simulator.
       const { startSimulator } = await import('../startSimulator')
+      // The Anvils bin/intent-devnet.js started before this code loaded, when it could.
+      const { earlyAnvilLauncher } = await import('../devnet/anvil')
+      const early = earlyAnvilLauncher()
       const sim = await startSimulator({
+        launchAnvil: early?.launch,
         port: options.port,
         host: options.host,
         apiKey: options.apiKey,
@@ -99,7 +106,7 @@ export function register(program: Command): void {
         requestTimeoutMs: options.requestTimeout,
         // With a state dir, what the start found there (a crash before, state loaded, intents rewound).
         log: options.stateDir ? (line) => console.log(`  - ${line}`) : undefined,
-      })
+      }).finally(() => early?.release())
       const manifest = sim.manifest()
       console.log(`intent-devnet is up at ${sim.baseUrl}`)
       console.log(`  API key:   ${sim.apiKey} (header x-api-key)`)
@@ -123,6 +130,8 @@ export function register(program: Command): void {
         console.log(`    ${account.address} ${account.privateKey}`)
       if (manifest.accounts.length > 3)
         console.log(`    … ${manifest.accounts.length - 3} more in the manifest`)
+        // The bin's code cache is written now, with what a start compiles (bin/intent-devnet.js).
+      ;(globalThis as { [STARTED]?: () => void })[STARTED]?.()
       await new Promise<void>((resolve) => {
         const stop = (signal: NodeJS.Signals) => {
           console.log(`\n${signal}: stopping`)

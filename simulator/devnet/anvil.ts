@@ -1,8 +1,14 @@
-import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
 import { createAnvil } from '@viem/anvil'
 import { BaseError } from '../util/BaseError'
+import {
+  anvilBinaryPath,
+  anvilCommand,
+  EARLY_ANVILS,
+  type EarlyAnvil,
+  parseAnvilOutput,
+} from './anvilProcess.js'
+
+export { anvilBinaryPath }
 
 /** Parameters of {@link startAnvil}. */
 export type StartAnvilParameters = {
@@ -46,20 +52,6 @@ export type AnvilInstance = {
 export class AnvilStartError extends BaseError {
   override name = 'Devnet.AnvilStartError'
 }
-
-const require = createRequire(import.meta.url)
-
-/** Path of the Anvil binary shipped by the `@foundry-rs/anvil` npm package. */
-export function anvilBinaryPath(): string {
-  if (process.env.ANVIL_BINARY) return process.env.ANVIL_BINARY
-  const platform = process.platform === 'win32' ? 'win32' : process.platform
-  const arch = process.arch === 'x64' ? 'amd64' : process.arch
-  const pkg = require.resolve(`@foundry-rs/anvil-${platform}-${arch}/package.json`)
-  return join(dirname(pkg), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil')
-}
-
-/** util-linux's `setpriv`, which can set a parent-death signal before it runs Anvil. */
-const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path))
 
 /** Every Anvil this process started and has not seen exit. */
 const running = new Map<number, () => void>()
@@ -109,14 +101,10 @@ export async function startAnvil(parameters: StartAnvilParameters): Promise<Anvi
     blockTime: parameters.blockTime,
     startTimeout,
     stopTimeout: 10_000,
-    execArgs: ([file, args, options]) => {
-      const command = SETPRIV ? [SETPRIV, '--pdeathsig', 'TERM', '--', file] : [file]
-      return [
-        '/bin/sh',
-        ['-c', 'echo "anvil-pid $$"; exec "$@"', 'anvil', ...command, ...args, ...extra],
-        { ...options, detached: true },
-      ]
-    },
+    execArgs: ([file, args, options]) => [
+      ...anvilCommand(file, [...args, ...extra]),
+      { ...options, detached: true },
+    ],
   })
 
   let output = ''
@@ -124,9 +112,9 @@ export async function startAnvil(parameters: StartAnvilParameters): Promise<Anvi
   let port: number | undefined
   const stopListening = anvil.on('message', (message) => {
     output = `${output}${message}`.slice(-4000)
-    pid ??= Number(output.match(/anvil-pid (\d+)/)?.[1]) || undefined
-    const listening = output.match(/Listening on (?:[\d.]+|\[[^\]]+\]|[\w.-]+):(\d+)/)
-    if (listening) port = Number(listening[1])
+    const parsed = parseAnvilOutput(output)
+    pid ??= parsed.pid
+    port = parsed.port ?? port
   })
   let alive = true
   let markExited!: () => void
@@ -139,7 +127,6 @@ export async function startAnvil(parameters: StartAnvilParameters): Promise<Anvi
     markExited()
   })
 
-  installExitHook()
   try {
     await anvil.start()
   } catch (error) {
@@ -166,7 +153,19 @@ export async function startAnvil(parameters: StartAnvilParameters): Promise<Anvi
       },
     )
   }
-  const processId = pid
+  return runningAnvil({ chainId: parameters.chainId, host, port, pid, exited, alive: () => alive })
+}
+
+/** The {@link AnvilInstance} of a started Anvil: kill and stop, and killed at exit if still running. */
+function runningAnvil(parameters: {
+  chainId: number
+  host: string
+  port: number
+  pid: number
+  exited: Promise<void>
+  alive: () => boolean
+}): AnvilInstance {
+  const { chainId, host, port, pid: processId, exited, alive } = parameters
   const kill = (signal: NodeJS.Signals = 'SIGTERM') => {
     try {
       process.kill(processId, signal)
@@ -174,26 +173,129 @@ export async function startAnvil(parameters: StartAnvilParameters): Promise<Anvi
       // Already gone.
     }
   }
-  running.set(processId, () => kill('SIGTERM'))
+  installExitHook()
+  if (alive()) running.set(processId, () => kill('SIGTERM'))
+  void exited.then(() => running.delete(processId))
   return {
-    chainId: parameters.chainId,
+    chainId,
     host,
     port,
     rpcUrl: `http://${host}:${port}`,
     pid: processId,
     kill,
     get alive() {
-      return alive
+      return alive()
     },
     exited,
     // Not createAnvil's stop(): it leaves its stop timeout (10 s) running after the process has
     // exited, which keeps a CLI from exiting for that long.
     async stop() {
-      if (!alive) return
+      if (!alive()) return
       kill('SIGTERM')
       const force = setTimeout(() => kill('SIGKILL'), 10_000)
       await exited
       clearTimeout(force)
+    },
+  }
+}
+
+/** How startDevnet gets each chain's Anvil: {@link startAnvil}, or one that adopts early Anvils. */
+export type AnvilLauncher = (parameters: StartAnvilParameters) => Promise<AnvilInstance>
+
+/**
+ * Makes an Anvil bin/intent-devnet.js started before the CLI loaded (anvilProcess.js
+ * spawnEarlyAnvil: the launcher's command, own process group, free port) an {@link AnvilInstance}
+ * once it listens, as {@link startAnvil} would have started it.
+ */
+export async function adoptAnvil(early: EarlyAnvil, startTimeoutMs = 15_000): Promise<AnvilInstance> {
+  const { chainId, host, child } = early
+  // From now on it keeps the process alive, as a started Anvil does.
+  child.ref()
+  ;(child.stdout as { ref?: () => void } | null)?.ref?.()
+  ;(child.stderr as { ref?: () => void } | null)?.ref?.()
+  const exited = new Promise<void>((resolve) => {
+    if (early.exited) resolve()
+    else child.once('exit', () => resolve())
+  })
+  const listening = await new Promise<{ pid: number; port: number } | undefined>((resolve) => {
+    const timeout = setTimeout(() => resolve(undefined), startTimeoutMs)
+    const check = () => {
+      const { pid, port } = parseAnvilOutput(early.output)
+      if (pid !== undefined && port !== undefined) {
+        clearTimeout(timeout)
+        early.onChange = () => {}
+        resolve({ pid, port })
+      } else if (early.exited) {
+        clearTimeout(timeout)
+        resolve(undefined)
+      }
+    }
+    early.onChange = check
+    check()
+  })
+  if (!listening) {
+    child.kill('SIGKILL')
+    throw new AnvilStartError(
+      early.exited
+        ? `Anvil for chain ${chainId} exited before listening (${anvilBinaryPath()}).`
+        : `Anvil for chain ${chainId} did not start within ${startTimeoutMs} ms.`,
+      { details: early.output.trim().slice(-2000) || undefined },
+    )
+  }
+  return runningAnvil({
+    chainId,
+    host,
+    port: listening.port,
+    pid: listening.pid,
+    exited,
+    alive: () => child.exitCode === null && child.signalCode === null && !early.exited,
+  })
+}
+
+/** What {@link earlyAnvilLauncher} returns. */
+export type EarlyAnvilLauncher = {
+  /** Adopts an early Anvil when one was started with exactly these parameters, else starts one. */
+  launch: AnvilLauncher
+  /** Stops the early Anvils nobody adopted (call once the devnet has its chains). */
+  release(): void
+}
+
+/**
+ * The Anvils bin/intent-devnet.js started before the CLI loaded (`intent-devnet up` without
+ * flags that change how chains start), as a launcher for startDevnet; undefined when there are
+ * none. Each is handed out once, only for the same chain on the same host, a free port, no fork,
+ * no dump file and no other arguments; anything else gets {@link startAnvil}.
+ *
+ * @example
+ * const early = earlyAnvilLauncher()
+ * try { await startDevnet({ launchAnvil: early?.launch }) } finally { early?.release() }
+ */
+export function earlyAnvilLauncher(): EarlyAnvilLauncher | undefined {
+  const key = Symbol.for(EARLY_ANVILS)
+  const registry = globalThis as { [key]?: EarlyAnvil[] }
+  const unused = registry[key]
+  if (!unused || unused.length === 0) return undefined
+  delete registry[key]
+  return {
+    launch(parameters) {
+      const plain =
+        (parameters.port ?? 0) === 0 &&
+        (parameters.hardfork ?? 'prague') === 'prague' &&
+        parameters.forkUrl === undefined &&
+        parameters.forkBlockNumber === undefined &&
+        parameters.dumpStatePath === undefined &&
+        parameters.blockTime === undefined &&
+        (parameters.args?.length ?? 0) === 0
+      const at = unused.findIndex(
+        (early) =>
+          plain && early.chainId === parameters.chainId && early.host === (parameters.host ?? '127.0.0.1'),
+      )
+      if (at < 0) return startAnvil(parameters)
+      const [early] = unused.splice(at, 1)
+      return adoptAnvil(early!, parameters.startTimeoutMs)
+    },
+    release() {
+      for (const early of unused.splice(0)) early.child.kill('SIGTERM')
     },
   }
 }

@@ -3,7 +3,7 @@ import type { DevnetManifest } from '../../conformance/spec'
 import { tokensByChain } from '../../contracts/addresses'
 import { BaseError } from '../util/BaseError'
 import type { Clock } from '../util/clock'
-import { type AnvilInstance, startAnvil } from './anvil'
+import { type AnvilInstance, type AnvilLauncher, startAnvil } from './anvil'
 import { createDevnetChain, type DevnetChain } from './chain'
 import type { DevnetService } from './devnetService'
 import { FUNDING, planFunding } from './funding'
@@ -53,6 +53,11 @@ export type StartDevnetParameters = {
   accountCount?: number | undefined
   /** Progress lines (what was loaded, placed, funded). */
   log?: ((line: string) => void) | undefined
+  /**
+   * How each chain's Anvil is started. Default {@link startAnvil}; `intent-devnet up` passes one
+   * that adopts the Anvils its bin started before the CLI loaded (anvil.ts earlyAnvilLauncher).
+   */
+  launchAnvil?: AnvilLauncher | undefined
 }
 
 /** What the manifest's `service` part holds: known once the HTTP server listens. */
@@ -136,9 +141,10 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
   let offset = meta?.offsetSeconds ?? 0
 
   // Boot every Anvil at once; if any fails, stop the others before reporting it.
+  const launchAnvil = parameters.launchAnvil ?? startAnvil
   const started = await Promise.allSettled(
     chainIds.map((chainId, i) =>
-      startAnvil({
+      launchAnvil({
         chainId,
         host: parameters.host,
         port: parameters.ports?.[chainId] ?? (parameters.basePort ? parameters.basePort + i : 0),

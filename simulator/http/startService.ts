@@ -19,6 +19,8 @@ export type StartServiceParameters = {
   host?: string | undefined
   /** The API key callers must send (default `devnet-key`). */
   apiKey?: string | undefined
+  /** More keys it accepts besides `apiKey`, each with its own per-key state (the conformance runner's simulator). */
+  extraApiKeys?: readonly string[] | undefined
   /** Reject requests without `x-api-version`. */
   strictVersion?: boolean | undefined
   bodyLimit?: number | undefined
@@ -63,7 +65,7 @@ export async function startService(parameters: StartServiceParameters): Promise<
   const apiKey = parameters.apiKey ?? DEFAULT_API_KEY
   const app = await buildApp(
     {
-      apiKeys: [apiKey],
+      apiKeys: [apiKey, ...(parameters.extraApiKeys ?? [])],
       strictVersion: parameters.strictVersion,
       bodyLimit: parameters.bodyLimit,
       requestTimeoutMs: parameters.requestTimeoutMs,

@@ -24,5 +24,26 @@ describe('nativeSigningAccount', () => {
     expect(await native.signMessage({ message: 'hi' })).toBe(
       await privateKeyToAccount(key).signMessage({ message: 'hi' }),
     )
+    // Built without viem's public key computation: the same public key, and every method signs alike.
+    const viem = privateKeyToAccount(key)
+    expect(native.publicKey).toBe(viem.publicKey)
+    expect(native.source).toBe('privateKey')
+    const transaction = {
+      chainId: 10,
+      to: viem.address,
+      value: 1n,
+      gas: 21_000n,
+      maxFeePerGas: 2n,
+      maxPriorityFeePerGas: 1n,
+      nonce: 3,
+    } as const
+    expect(await native.signTransaction(transaction)).toBe(await viem.signTransaction(transaction))
+    const typedData = {
+      domain: { name: 'test', chainId: 10 },
+      types: { Greeting: [{ name: 'text', type: 'string' }] },
+      primaryType: 'Greeting',
+      message: { text: 'hi' },
+    } as const
+    expect(await native.signTypedData(typedData)).toBe(await viem.signTypedData(typedData))
   })
 })

@@ -1,6 +1,14 @@
 import secp256k1 from 'secp256k1'
 import type { Hex } from 'viem'
-import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import {
+  type PrivateKeyAccount,
+  publicKeyToAddress,
+  signAuthorization,
+  signMessage,
+  signTransaction,
+  signTypedData,
+  toAccount,
+} from 'viem/accounts'
 
 /**
  * A viem {@link PrivateKeyAccount} whose `sign({ hash })` runs libsecp256k1 (the `secp256k1`
@@ -12,12 +20,22 @@ import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
  * Every other method (signMessage, signTypedData, signTransaction, signAuthorization) is viem's.
  */
 export function nativeSigningAccount(privateKey: Hex): PrivateKeyAccount {
-  const account = privateKeyToAccount(privateKey)
   const key = Buffer.from(privateKey.slice(2), 'hex')
-  return {
-    ...account,
+  // What viem's privateKeyToAccount builds, but with the public key from libsecp256k1: viem's
+  // (noble-curves) costs ~100 ms of precomputed tables on its first use, on the way to a
+  // devnet's first answer (issue 18). The other methods are viem's, as there.
+  const publicKey: Hex = `0x${Buffer.from(secp256k1.publicKeyCreate(key, false)).toString('hex')}`
+  const account = toAccount({
+    address: publicKeyToAddress(publicKey),
     sign: async ({ hash }) => signHash(hash, key),
-  }
+    signAuthorization: async (authorization) => signAuthorization({ ...authorization, privateKey }),
+    signMessage: async ({ message }) => signMessage({ message, privateKey }),
+    signTransaction: async (transaction, { serializer } = {}) =>
+      signTransaction({ privateKey, transaction, serializer }),
+    signTypedData: async (typedData) =>
+      signTypedData({ ...typedData, privateKey } as Parameters<typeof signTypedData>[0]),
+  })
+  return { ...account, publicKey, source: 'privateKey' } as PrivateKeyAccount
 }
 
 /** Signs a 32-byte digest with libsecp256k1: `r ‖ s ‖ v` (v = 27 + recovery id), as viem's `sign` serializes it. */

@@ -72,6 +72,49 @@ describe('bin/intent-devnet.js and its bundle', () => {
     expect(readFileSync(join(copy, 'dist/intent-devnet.mjs'), 'utf8')).toContain('A freshly edited devnet')
   })
 
+  test('the V8 code cache is written once, used after, and never used for another bundle or when V8 rejects it', async () => {
+    const cache = join(copy, 'dist/intent-devnet.other.cache')
+    const debug = { INTENT_DEVNET_DEBUG: '1' }
+    rmSync(cache, { force: true })
+    const first = await run(['--help'], debug)
+    expect(first.stderr).toContain('code cache absent')
+    const written = readFileSync(cache)
+    const used = await run(['--help'], debug)
+    expect(used.stderr).toContain('code cache used')
+    expect(used.stdout).toBe(first.stdout)
+    // Not rewritten when it was used.
+    expect(readFileSync(cache).equals(written)).toBe(true)
+
+    // Damaged after its header (which still names this bundle; V8 itself would crash on it): not
+    // used, the CLI runs as without one, and the run writes a good one.
+    const header = written.indexOf(10) + 1
+    const damaged = Buffer.from(written)
+    damaged.fill(7, header + 64, header + 4096)
+    writeFileSync(cache, damaged)
+    const notUsed = await run(['--help'], debug)
+    expect(notUsed.code).toBe(0)
+    expect(notUsed.stderr).toContain('code cache damaged')
+    expect(notUsed.stdout).toBe(first.stdout)
+    expect((await run(['--help'], debug)).stderr).toContain('code cache used')
+
+    // Made under other V8 flags: V8 rejects it, the CLI runs as without one.
+    const otherFlags = await run(['--help'], { ...debug, NODE_OPTIONS: '--jitless' })
+    expect(otherFlags.stderr).toContain('code cache rejected')
+    expect(otherFlags.stdout).toBe(first.stdout)
+
+    // A source changed: the rebuilt bundle does not take the old bundle's cache.
+    editDescription('simulator/cli/main.ts', 'print whole error chains', 'print whole (cached) error chains')
+    const rebuilt = await run(['--help'], debug)
+    expect(rebuilt.stderr).toContain('code cache stale')
+    expect(rebuilt.stdout).toContain('print whole (cached) error chains')
+    expect((await run(['--help'], debug)).stdout).toContain('print whole (cached) error chains')
+
+    // Off: the bundle is imported as the ES module it also is.
+    const off = await run(['--help'], { ...debug, INTENT_DEVNET_CODE_CACHE: '0' })
+    expect(off.stderr).not.toContain('code cache')
+    expect(off.stdout).toContain('print whole (cached) error chains')
+  })
+
   test('INTENT_DEVNET_BUNDLE=0 runs the sources through tsx', async () => {
     editDescription('simulator/cli/main.ts', 'devnet of the', 'devnet (from the sources) of the')
     const built = bundleMtime()
