@@ -78,6 +78,15 @@ export function register(program: Command): void {
       "the target's paths: spec (default), public (POST /quotes, POST /intents, GET /intents/{id}) or a YAML/JSON profile file",
     )
     .option('--strict', 'SHOULD checks (public-service behaviour the spec is silent on) fail the run too')
+    .option(
+      '--concurrency <n>',
+      'most scenarios in flight at once; those that could interfere never run side by side (default: 8)',
+      (value) => {
+        const n = Number(value)
+        if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer')
+        return n
+      },
+    )
     .option('--scenarios <dir>', 'scenario folder (default: the bundled scenarios/)')
     .action(async (options) => {
       if (options.target && !options.apiKey)
@@ -95,6 +104,7 @@ export function register(program: Command): void {
         chainsFile: options.chains,
         maxWaitSeconds: options.maxWait,
         strict: options.strict === true,
+        concurrency: options.concurrency,
         profile: options.profile,
         apiKeys: options.apiKeys,
         webhookUrl: options.webhookUrl,

@@ -24,6 +24,14 @@ export const compactDepositAbi = parseAbi([
   'function depositERC20(address token, bytes12 lockTag, uint256 amount, address recipient) returns (uint256 id)',
 ])
 
+/**
+ * How often a transaction not yet mined is looked up again. viem's default (4 s for a chain
+ * without a block time) made a step wait that long whenever the node had not mined the
+ * transaction by the first look, and its last pause outlives the wait (keeping the CLI from
+ * exiting for as long).
+ */
+const RECEIPT_POLL_MS = 50
+
 /** Thrown when a chain step cannot be carried out (unknown chain, account, token). */
 export class ChainActionError extends BaseError {
   override name = 'Conformance.ChainActionError'
@@ -98,7 +106,7 @@ export async function runChainAction(
       const receipt = await publicClient.waitForTransactionReceipt({
         hash,
         timeout: step.timeoutSeconds * 1000,
-        pollingInterval: 250,
+        pollingInterval: RECEIPT_POLL_MS,
       })
       return { hash, status: receipt.status, from: receipt.from }
     } catch (error) {
@@ -119,7 +127,67 @@ export async function runChainAction(
     return { balance }
   }
   const account = privateKeyToAccount(signerKey(caps, step.from))
-  const wallet = createWalletClient({ account, chain, transport })
+  return sendAs(account, step, { chain, transport, publicClient, caps, chainId })
+}
+
+const inFlight = new Map<string, Promise<unknown>>()
+
+/** Runs `task` once every earlier task of the same `key` has settled. */
+function oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
+  const previous = inFlight.get(key) ?? Promise.resolve()
+  const next = previous.then(task, task)
+  const settled = next.then(
+    () => {},
+    () => {},
+  )
+  inFlight.set(key, settled)
+  void settled.then(() => {
+    if (inFlight.get(key) === settled) inFlight.delete(key)
+  })
+  return next
+}
+
+/**
+ * Sends again (with a nonce read anew) when the node refused the nonce: another process of a
+ * sharded run sent from the same account in between. The refused transaction was not taken.
+ */
+async function retryOnNonce<T>(send: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send()
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      if (attempt >= 3 || !/nonce too low|nonce has already been used/i.test(message)) throw error
+    }
+  }
+}
+
+function rpcUrlOf(caps: TargetCapabilities, chainId: number): string {
+  return caps.chains.find((c) => c.chainId === chainId)?.rpcUrl ?? ''
+}
+
+/** Sends a step's transaction as `account` and waits for its receipt. */
+async function sendAs(
+  account: ReturnType<typeof privateKeyToAccount>,
+  step: Exclude<ChainStep['chain'], { action: 'receipts' | 'receipt' | 'readBalance' }>,
+  clients: ReturnType<typeof clientsFor> & { caps: TargetCapabilities; chainId: number },
+): Promise<ChainActionResult> {
+  const { chain, transport, publicClient, caps, chainId } = clients
+  const client = createWalletClient({ account, chain, transport })
+  // Scenarios run side by side: an account sends one transaction at a time on a chain, from
+  // taking its nonce (viem reads the pending count) until the node has it; receipts are awaited
+  // outside, side by side.
+  const lock = `${chainId} ${rpcUrlOf(caps, chainId)} ${account.address}`
+  const wallet = {
+    sendTransaction: ((parameters: Parameters<typeof client.sendTransaction>[0]) =>
+      oneAtATime(lock, () =>
+        retryOnNonce(() => client.sendTransaction(parameters)),
+      )) as typeof client.sendTransaction,
+    writeContract: ((parameters: Parameters<typeof client.writeContract>[0]) =>
+      oneAtATime(lock, () =>
+        retryOnNonce(() => client.writeContract(parameters)),
+      )) as typeof client.writeContract,
+  }
   let hash: Hex
   switch (step.action) {
     case 'transfer':
@@ -183,7 +251,7 @@ export async function runChainAction(
       try {
         // Simulated first, so a revert is reported with its decoded reason.
         const { request } = await publicClient.simulateContract({ ...call, account })
-        hash = await wallet.writeContract(request as Parameters<typeof wallet.writeContract>[0])
+        hash = await wallet.writeContract(request as Parameters<typeof client.writeContract>[0])
       } catch (error) {
         if (step.expectStatus === 'reverted') return { status: 'reverted', from: account.address }
         const e = error as { shortMessage?: string; message: string }
@@ -203,7 +271,11 @@ export async function runChainAction(
       })
       break
   }
-  const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: 30_000 })
+  const receipt = await publicClient.waitForTransactionReceipt({
+    hash,
+    timeout: 30_000,
+    pollingInterval: RECEIPT_POLL_MS,
+  })
   return { hash, status: receipt.status, from: account.address }
 }
 

@@ -7,8 +7,9 @@ import { loadProfile, type Profile } from './profile'
 import { runMetadata } from './runMetadata'
 import { runScenario } from './runScenario'
 import type { ScenarioContext } from './scenarioContext'
+import { runScheduled, setsKeyState } from './schedule'
 import { type Shard, selectShard } from './shard'
-import { startLocalTarget } from './startLocalTarget'
+import { type LocalTarget, startLocalTarget } from './startLocalTarget'
 import type { RunResult, RunSummary, ScenarioResult } from './types'
 import { startWebhookReceiver } from './webhookReceiver'
 
@@ -37,7 +38,8 @@ export type RunConformanceParameters = {
   /**
    * `--api-keys K1,K2,…`: keys of the same target for scenarios that set per-key state (the
    * deposit processor's configuration); shard I of N takes key I (mod the count), else each
-   * such scenario takes the next key. Without them those scenarios are serialized on the key.
+   * such scenario takes a key no running scenario holds. Without them those scenarios are
+   * serialized on the run's key.
    */
   apiKeys?: string[] | undefined
   /**
@@ -47,7 +49,10 @@ export type RunConformanceParameters = {
   profile?: string | Profile | undefined
   /** `--strict`: SHOULD failures fail the run too (by default only MUST failures do). */
   strict?: boolean | undefined
-  /** How many HTTP-only scenarios run side by side (default 4; 1 runs every scenario in order). */
+  /**
+   * Most scenarios in flight at once (default 8; 1 runs them one at a time). Those that would
+   * interfere never run side by side whatever the number (schedule.ts).
+   */
   concurrency?: number | undefined
   /** Called after each scenario, for progress output. */
   onScenario?: ((result: ScenarioResult, done: number, total: number) => void) | undefined
@@ -55,7 +60,8 @@ export type RunConformanceParameters = {
 
 /**
  * Runs scenario packs against a target: detects what it offers, starts the webhook receiver,
- * runs the scenarios (of the shard) in order, and applies the baseline.
+ * runs the scenarios (of the shard) side by side as far as they cannot interfere (schedule.ts),
+ * and applies the baseline. The results keep pack order.
  *
  * @example
  * const run = await runConformance({ target: 'http://127.0.0.1:4000', apiKey: 'key', packs: ['versioning'] })
@@ -64,15 +70,26 @@ export type RunConformanceParameters = {
 export async function runConformance(parameters: RunConformanceParameters): Promise<RunResult> {
   const started = performance.now()
   const startedAt = new Date().toISOString()
-  const all =
-    parameters.scenarios ?? (await loadScenarios({ dir: parameters.scenariosDir, packs: parameters.packs }))
-  const scenarios = parameters.shard ? selectShard(all, parameters.shard) : all
-  const baseline =
-    typeof parameters.baseline === 'string' ? await readBaseline(parameters.baseline) : parameters.baseline
-  const profile =
-    typeof parameters.profile === 'object' ? parameters.profile : await loadProfile(parameters.profile)
+  // The simulator (without --target) starts while the packs are read and validated.
+  const starting = parameters.target ? undefined : startLocalTarget({ apiKey: parameters.apiKey })
+  starting?.catch(() => {}) // awaited below; a failed start is not an unhandled rejection meanwhile
+  let scenarios: LoadedScenario[]
+  let baseline: Baseline | undefined
+  let profile: Profile
+  try {
+    const all =
+      parameters.scenarios ?? (await loadScenarios({ dir: parameters.scenariosDir, packs: parameters.packs }))
+    scenarios = parameters.shard ? selectShard(all, parameters.shard) : all
+    baseline =
+      typeof parameters.baseline === 'string' ? await readBaseline(parameters.baseline) : parameters.baseline
+    profile =
+      typeof parameters.profile === 'object' ? parameters.profile : await loadProfile(parameters.profile)
+  } catch (error) {
+    await starting?.then((local) => local.stop()).catch(() => {})
+    throw error
+  }
 
-  const local = parameters.target ? undefined : await startLocalTarget({ apiKey: parameters.apiKey })
+  const local = await starting
   const target = parameters.target ?? local!.target
   const apiKey = parameters.apiKey ?? local!.apiKey
   const receiver = await startWebhookReceiver(webhookReceiverOptions(parameters))
@@ -91,23 +108,23 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
     }
     const results: ScenarioResult[] = new Array(scenarios.length)
     let done = 0
-    const runAt = async (index: number) => {
-      const result = await runWithKey(scenarios[index]!, context, parameters, index)
-      results[index] = result
-      parameters.onScenario?.(result, ++done, scenarios.length)
-    }
-    // Scenarios that only send HTTP requests to the service share nothing, and run side by side;
-    // the others (chains, clock, faults, prices, webhooks, per-key state) run one at a time after them.
-    const indexes = scenarios.map((_, index) => index)
-    const shareable = indexes.filter((index) => isShareable(scenarios[index]!))
-    const concurrency = Math.max(1, parameters.concurrency ?? DEFAULT_CONCURRENCY)
-    let next = 0
-    await Promise.all(
-      Array.from({ length: Math.min(concurrency, shareable.length) }, async () => {
-        while (next < shareable.length) await runAt(shareable[next++]!)
-      }),
-    )
-    for (const index of indexes) if (!shareable.includes(index)) await runAt(index)
+    const keys = runKeys(parameters, apiKey, local)
+    await runScheduled({
+      scenarios,
+      concurrency: parameters.concurrency ?? DEFAULT_CONCURRENCY,
+      keys: keys.map((k) => k.key),
+      run: async (index, key) => {
+        const scenario = scenarios[index]!
+        const own = keys.find((k) => k.key === key)
+        const result = !setsKeyState(scenario)
+          ? await runScenario(scenario, context)
+          : own?.label
+            ? { ...(await runScenario(scenario, { ...context, apiKey: own.key })), keyState: own.label }
+            : await runAloneOnKey(scenario, context)
+        results[index] = result
+        parameters.onScenario?.(result, ++done, scenarios.length)
+      },
+    })
     const staleBaseline = baseline ? applyBaseline(results, baseline) : []
     return {
       target,
@@ -181,53 +198,40 @@ function webhookReceiverOptions(parameters: RunConformanceParameters) {
   return {}
 }
 
-const DEFAULT_CONCURRENCY = 4
+/** Most scenarios in flight at once; claims (schedule.ts) keep apart those that would interfere. */
+const DEFAULT_CONCURRENCY = 8
 
 /**
- * Whether a scenario may run beside others: it only sends HTTP requests to the service's own
- * endpoints (no chain, clock, fault, webhook or signing step, no `/_devnet/` path, no per-key state).
+ * The keys this run's per-key-state scenarios take: with `--api-keys`, shard I of N takes key I
+ * (mod the count) and a run without shards all of them; without them, the simulator the run
+ * started (its own, shard or not) gives several; each key is held by one scenario at a time,
+ * and labelled for the report. Else the run's own key, held through {@link lockApiKey}.
  */
-function isShareable(scenario: LoadedScenario): boolean {
-  if (setsKeyState(scenario)) return false
-  if (
-    scenario.requires.capabilities.some((c) =>
-      ['devnet', 'control-api', 'faults', 'chains', 'webhooks'].includes(c),
-    )
-  )
-    return false
-  // An oversized body is timing-sensitive (the target may answer and close before it is sent).
-  return [...scenario.steps, ...scenario.cleanup].every(
-    (step) =>
-      'http' in step && !step.http.path.startsWith('/_devnet/') && step.http.oversizeBytes === undefined,
-  )
-}
-
-/** Whether a scenario sets state that belongs to its API key (the deposit processor's configuration). */
-function setsKeyState(scenario: LoadedScenario): boolean {
-  return [...scenario.steps, ...scenario.cleanup].some(
-    (step) =>
-      'http' in step && step.http.path.startsWith('/deposit-processor/setup') && step.http.method === 'POST',
-  )
-}
-
-/**
- * Runs a scenario that sets per-key state on its own key (`--api-keys`) or alone on the run's
- * key (a lock other runs on this machine respect); the result says which.
- */
-async function runWithKey(
-  scenario: LoadedScenario,
-  context: ScenarioContext,
+function runKeys(
   parameters: RunConformanceParameters,
-  index: number,
-): Promise<ScenarioResult> {
-  if (!setsKeyState(scenario)) return runScenario(scenario, context)
-  const keys = parameters.apiKeys ?? []
-  if (keys.length > 0) {
-    const slot = parameters.shard ? parameters.shard.index - 1 : index
-    const key = keys[slot % keys.length]!
-    const result = await runScenario(scenario, { ...context, apiKey: key })
-    return { ...result, keyState: `own key ${(slot % keys.length) + 1} of ${keys.length} (--api-keys)` }
+  apiKey: string,
+  local: LocalTarget | undefined,
+): { key: string; label?: string }[] {
+  const given = parameters.apiKeys ?? []
+  if (given.length > 0) {
+    const label = (slot: number) => `own key ${slot + 1} of ${given.length} (--api-keys)`
+    if (!parameters.shard) return given.map((key, slot) => ({ key, label: label(slot) }))
+    const slot = (parameters.shard.index - 1) % given.length
+    return [{ key: given[slot]!, label: label(slot) }]
   }
+  if (!local) return [{ key: apiKey }]
+  const keys = [local.apiKey, ...local.apiKeys]
+  return keys.map((key, slot) => ({
+    key,
+    label: `own key ${slot + 1} of ${keys.length} (the runner's simulator)`,
+  }))
+}
+
+/**
+ * Runs a scenario that sets per-key state alone on the run's key: a lock other runs on this
+ * machine respect (within the run, the schedule gives the key to one scenario at a time).
+ */
+async function runAloneOnKey(scenario: LoadedScenario, context: ScenarioContext): Promise<ScenarioResult> {
   const release = await lockApiKey(context.target, context.apiKey)
   try {
     return { ...(await runScenario(scenario, context)), keyState: "serialized on the run's key" }

@@ -52,7 +52,7 @@ async function startBareTarget(parameters: { strictVersion?: boolean } = {}): Pr
   )
   await app.listen({ port: 0, host: '127.0.0.1' })
   const { port } = app.server.address() as AddressInfo
-  return { target: `http://127.0.0.1:${port}`, apiKey, stop: () => app.close() }
+  return { target: `http://127.0.0.1:${port}`, apiKey, apiKeys: [], stop: () => app.close() }
 }
 
 // Anvil's first default account.

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto'
 
 /** A simulator the runner started itself, and how to stop it. */
-export type LocalTarget = { target: string; apiKey: string; stop: () => Promise<void> }
+export type LocalTarget = {
+  target: string
+  apiKey: string
+  /** More keys it accepts, each with its own per-key state, for scenarios that set some to run side by side. */
+  apiKeys: string[]
+  stop: () => Promise<void>
+}
 
 /** Parameters of {@link startLocalTarget}. */
 export type StartLocalTargetParameters = {
@@ -10,7 +16,18 @@ export type StartLocalTargetParameters = {
   strictVersion?: boolean | undefined
   /** Chains to run (default {@link LOCAL_TARGET_CHAIN_IDS}). */
   chainIds?: readonly number[] | undefined
+  /** How many more keys it accepts besides `apiKey` (default {@link LOCAL_TARGET_EXTRA_KEYS}). */
+  extraKeys?: number | undefined
 }
+
+/** More keys of a local target: per-key-state scenarios (deposits, webhooks) run this many more side by side. */
+export const LOCAL_TARGET_EXTRA_KEYS = 4
+
+/**
+ * The deposit processor's poll interval on a local target, ms: a deposit is seen sooner than
+ * with the simulator's default 250 ms (the scenarios' time limits are unchanged).
+ */
+export const LOCAL_TARGET_DEPOSIT_POLL_MS = 50
 
 /**
  * The chains of a local target: two are enough for every pack (deposits bridge from one to the
@@ -30,13 +47,19 @@ export const LOCAL_TARGET_CHAIN_IDS = [10, 8453] as const
  */
 export async function startLocalTarget(parameters: StartLocalTargetParameters = {}): Promise<LocalTarget> {
   const apiKey = parameters.apiKey ?? `conformance-${randomBytes(6).toString('hex')}`
+  const apiKeys = Array.from(
+    { length: parameters.extraKeys ?? LOCAL_TARGET_EXTRA_KEYS },
+    () => `conformance-${randomBytes(6).toString('hex')}`,
+  )
   const { startSimulator } = await import('../../simulator/startSimulator')
   const sim = await startSimulator({
     port: 0,
     host: '127.0.0.1',
     apiKey,
+    extraApiKeys: apiKeys,
+    depositPollIntervalMs: LOCAL_TARGET_DEPOSIT_POLL_MS,
     strictVersion: parameters.strictVersion,
     chainIds: parameters.chainIds ?? LOCAL_TARGET_CHAIN_IDS,
   })
-  return { target: sim.baseUrl, apiKey: sim.apiKey, stop: () => sim.close() }
+  return { target: sim.baseUrl, apiKey: sim.apiKey, apiKeys, stop: () => sim.close() }
 }

@@ -1,3 +1,4 @@
+import type { Address, Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { ScenarioContext } from './scenarioContext'
 
@@ -6,6 +7,17 @@ export type Variables = { [name: string]: unknown }
 
 /** How many `${fresh.<i>.address}` accounts each scenario gets. */
 const FRESH_ACCOUNTS = 2
+
+/** Addresses of the target's funded keys, derived once per run rather than once per scenario. */
+const addresses = new Map<Hex, Address>()
+function addressOf(key: Hex): Address {
+  let address = addresses.get(key)
+  if (address === undefined) {
+    address = privateKeyToAccount(key).address
+    addresses.set(key, address)
+  }
+  return address
+}
 
 /** The variables a scenario starts with: the run's key and target, the target's chains, accounts, contracts and tokens, and fresh accounts. */
 export function initialVariables(context: ScenarioContext): Variables {
@@ -20,15 +32,32 @@ export function initialVariables(context: ScenarioContext): Variables {
     vars[`chains.${i}.chainId`] = chain.chainId
   })
   caps.accounts.forEach((key, i) => {
-    vars[`accounts.${i}.address`] = privateKeyToAccount(key).address
+    vars[`accounts.${i}.address`] = addressOf(key)
   })
   for (const [name, address] of Object.entries(caps.contracts)) vars[`contracts.${name}`] = address
   for (const [name, address] of Object.entries(caps.tokens)) vars[`tokens.${name}`] = address
-  // Accounts no other scenario uses (e.g. to register for deposits), new for every scenario.
+  // Accounts no other scenario uses (e.g. to register for deposits), new for every scenario;
+  // made when a step first reads one (deriving an address is the costly part).
   for (let i = 0; i < FRESH_ACCOUNTS; i++) {
-    const key = generatePrivateKey()
-    vars[`fresh.${i}.privateKey`] = key
-    vars[`fresh.${i}.address`] = privateKeyToAccount(key).address
+    let fresh: { privateKey: Hex; address: Address } | undefined
+    const make = () => {
+      if (!fresh) {
+        const privateKey = generatePrivateKey()
+        fresh = { privateKey, address: privateKeyToAccount(privateKey).address }
+      }
+      return fresh
+    }
+    for (const field of ['privateKey', 'address'] as const) {
+      const name = `fresh.${i}.${field}`
+      Object.defineProperty(vars, name, {
+        enumerable: true,
+        configurable: true,
+        get: () => make()[field],
+        set: (value: unknown) => {
+          Object.defineProperty(vars, name, { value, enumerable: true, configurable: true, writable: true })
+        },
+      })
+    }
   }
   return vars
 }

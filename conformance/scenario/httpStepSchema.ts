@@ -94,6 +94,7 @@ export const HttpStep = z.strictObject({
   poll: z
     .strictObject({
       timeoutSeconds: z.number().positive().default(60),
+      /** The longest pause between two requests: the runner starts at 25 ms and doubles up to it. */
       intervalMs: z.number().int().positive().default(500),
     })
     .optional(),

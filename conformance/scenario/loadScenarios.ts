@@ -3,6 +3,7 @@ import { join, relative } from 'node:path'
 import { isNode, LineCounter, parseDocument } from 'yaml'
 import { BaseError } from '../../simulator/util/BaseError'
 import { Scenario } from './schema'
+import { openYamlCache, type YamlCache } from './yamlCache'
 
 /** One problem in a scenario file, located by line and field path. */
 export type ScenarioProblem = { file: string; line: number; column: number; field: string; message: string }
@@ -32,7 +33,8 @@ export type LoadedScenario = Scenario & { pack: string; file: string }
 
 /**
  * Parses and validates one scenario file's text. Returns the scenario, or every problem found
- * (YAML syntax and schema), each with the line of the offending field.
+ * (YAML syntax and schema), each with the line of the offending field. With a `cache`, a text
+ * read before skips the YAML parser (yamlCache.ts); it is validated all the same.
  *
  * @example
  * const { scenario, problems } = parseScenario(text, 'scenarios/auth/missing-key.yaml')
@@ -40,7 +42,14 @@ export type LoadedScenario = Scenario & { pack: string; file: string }
 export function parseScenario(
   text: string,
   file: string,
+  cache?: YamlCache,
 ): { scenario: Scenario; problems: [] } | { scenario: undefined; problems: ScenarioProblem[] } {
+  // A text read before: its value, validated as ever; a failure is located from the YAML below.
+  const cached = cache?.get(text)
+  if (cached !== undefined) {
+    const result = Scenario.safeParse(cached)
+    if (result.success) return { scenario: result.data, problems: [] }
+  }
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true })
   const at = (offset: number) => lineCounter.linePos(offset)
@@ -53,8 +62,12 @@ export function parseScenario(
       }),
     }
   }
-  const result = Scenario.safeParse(doc.toJS())
-  if (result.success) return { scenario: result.data, problems: [] }
+  const value = doc.toJS()
+  const result = Scenario.safeParse(value)
+  if (result.success) {
+    cache?.set(text, value)
+    return { scenario: result.data, problems: [] }
+  }
   return {
     scenario: undefined,
     problems: result.error.issues.map((issue) => {
@@ -93,9 +106,9 @@ export type LoadScenariosParameters = {
 export const DEFAULT_SCENARIOS_DIR = join(import.meta.dirname, '..', '..', 'scenarios')
 
 /**
- * Loads every `*.yaml` of the chosen packs, sorted by pack then file name. Throws
- * {@link ScenarioFileError} listing every problem of every file, or when a pack or id is unknown
- * or duplicated.
+ * Loads every `*.yaml` of the chosen packs, sorted by pack then file name, through the YAML
+ * cache (yamlCache.ts). Throws {@link ScenarioFileError} listing every problem of every file, or
+ * when a pack or id is unknown or duplicated.
  *
  * @example
  * const scenarios = await loadScenarios({ packs: ['versioning'] })
@@ -119,12 +132,13 @@ export async function loadScenarios(parameters: LoadScenariosParameters = {}): P
       })
   const scenarios: LoadedScenario[] = []
   const seen = new Map<string, string>()
+  const cache = openYamlCache()
   for (const pack of packs.filter((p) => available.includes(p))) {
     const files = (await readdir(join(dir, pack))).filter((f) => /\.ya?ml$/.test(f)).sort()
     for (const name of files) {
       const path = join(dir, pack, name)
       const file = relative(process.cwd(), path)
-      const parsed = parseScenario(await readFile(path, 'utf8'), file)
+      const parsed = parseScenario(await readFile(path, 'utf8'), file, cache)
       if (!parsed.scenario) {
         problems.push(...parsed.problems)
         continue
@@ -138,6 +152,7 @@ export async function loadScenarios(parameters: LoadScenariosParameters = {}): P
       scenarios.push({ ...parsed.scenario, pack, file })
     }
   }
+  cache.save()
   if (problems.length > 0) throw new ScenarioFileError(problems)
   return scenarios
 }

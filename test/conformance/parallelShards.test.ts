@@ -27,3 +27,37 @@ describe('two shards side by side against one simulator and one key', () => {
     for (const run of shards) expect(run.scenarios.length).toBeGreaterThan(0)
   }, 240_000)
 })
+
+describe('two shards side by side against one simulator, each on its own key (--api-keys)', () => {
+  test('give the same verdicts as one run, and say which key each scenario that sets per-key state took', async () => {
+    const scenarios = await loadScenarios({ packs: ['deposit-processor', 'webhooks', 'deposits'] })
+    const apiKeys = [local.apiKey, local.apiKeys[0]!]
+    const base = { target: local.target, apiKey: local.apiKey, apiKeys, scenarios, timeoutSeconds: 30 }
+    const shards = await Promise.all(
+      [1, 2].map((index) => runConformance({ ...base, shard: { index, total: 2 } })),
+    )
+    const verdicts = shards
+      .flatMap((run) => run.scenarios)
+      .map((s) => [s.id, s.status, s.checks.filter((c) => c.status === 'failed').map((c) => c.id)])
+      .sort()
+    expect(verdicts).toEqual(scenarios.map((s) => [s.id, 'passed', []]).sort())
+    const [first, second] = shards.map(
+      (run) => new Set(run.scenarios.flatMap((s) => (s.keyState ? [s.keyState] : []))),
+    )
+    expect(first).toEqual(new Set(['own key 1 of 2 (--api-keys)']))
+    expect(second).toEqual(new Set(['own key 2 of 2 (--api-keys)']))
+  }, 240_000)
+})
+
+describe('a run that starts its own simulator', () => {
+  test('runs scenarios that set per-key state side by side, each on a key of its own', async () => {
+    const scenarios = await loadScenarios({ packs: ['deposit-processor', 'webhooks', 'deposits'] })
+    const run = await runConformance({ scenarios, timeoutSeconds: 30 })
+    expect(run.scenarios.map((s) => [s.id, s.status])).toEqual(scenarios.map((s) => [s.id, 'passed']))
+    const states = new Set(run.scenarios.flatMap((s) => (s.keyState ? [s.keyState] : [])))
+    expect([...states].every((state) => /^own key \d of 5 \(the runner's simulator\)$/.test(state))).toBe(
+      true,
+    )
+    expect(states.size).toBeGreaterThan(1)
+  }, 240_000)
+})

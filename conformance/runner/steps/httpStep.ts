@@ -11,6 +11,9 @@ import { type HttpResponse, sendRequest } from '../sendRequest'
 import type { HttpExcerpt } from '../types'
 import type { StepRun } from './stepRun'
 
+/** The first pause of a polled request; each next one doubles, up to the step's `intervalMs`. */
+const FIRST_POLL_PAUSE_MS = 25
+
 /**
  * `http`: sends a request (again, while `poll` allows, until every check passes) and checks the
  * answer against `expect`, each key one check; captures from the answer's body and headers.
@@ -45,8 +48,11 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
     }
     results = evaluate(expect, response)
     const done = results.every((r) => r.ok) && (!expect.anyOf || evaluateAnyOf(expect.anyOf, response).ok)
-    if (done || !poll || Date.now() + poll.intervalMs > poll.until) break
-    await sleep(poll.intervalMs)
+    if (!poll || done) break
+    // Soon at first (a state often changes within milliseconds), then less often up to intervalMs.
+    const pause = Math.min(poll.intervalMs, FIRST_POLL_PAUSE_MS * 2 ** (attempts - 1))
+    if (Date.now() + pause > poll.until) break
+    await sleep(pause)
   }
   exchange.response = { status: response.status, headers: response.headers, body: excerpt(response.text) }
   if (poll && !results.every((r) => r.ok))
