@@ -1,5 +1,6 @@
-// Jest global teardown: stops the devnet globalSetup.cjs started (SIGTERM: the service stops
-// its Anvils), and waits for it to exit.
+// Jest global teardown: stops the devnet globalSetup.cjs started (SIGTERM: the CLI stops its
+// Anvils, then exits), waits for it to exit, and removes its manifest file. It runs in Jest's
+// parent process, as the setup does, and finds the devnet on globalThis.
 
 /**
  * Stops the devnet of the run.
@@ -9,10 +10,10 @@
  * module.exports = { globalTeardown: 'intent-devnet/jest/globalTeardown' }
  */
 module.exports = async function globalTeardown() {
-  const child = globalThis.__INTENT_DEVNET__
-  if (!child || child.exitCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGTERM')
-  await exited
-  globalThis.__INTENT_DEVNET__ = undefined
+  const state = globalThis[Symbol.for('intent-devnet.jest')]
+  if (!state) return
+  await state.stop()
+  delete process.env.INTENT_DEVNET_MANIFEST
+  delete process.env.INTENT_DEVNET_URL
+  delete process.env.INTENT_DEVNET_API_KEY
 }

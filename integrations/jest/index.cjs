@@ -1,6 +1,9 @@
 // What a Jest test file uses: the manifest of the run's devnet, and snapshot/revert isolation.
+// Test files run in Jest's workers: the manifest reaches them as a file named in the
+// environment (INTENT_DEVNET_MANIFEST, set by globalSetup.cjs in Jest's parent process).
 const { readFileSync } = require('node:fs')
 
+let cached
 /**
  * The manifest of the devnet globalSetup started (chains with RPC URLs, contracts, tokens,
  * funded accounts, the service's URL and key).
@@ -14,7 +17,8 @@ function devnetManifest() {
     throw new Error(
       'INTENT_DEVNET_MANIFEST is not set: add intent-devnet/jest/globalSetup to the Jest config.',
     )
-  return JSON.parse(readFileSync(path, 'utf8'))
+  if (cached?.path !== path) cached = { path, manifest: JSON.parse(readFileSync(path, 'utf8')) }
+  return cached.manifest
 }
 
 async function control(path, body) {
@@ -28,9 +32,21 @@ async function control(path, body) {
   return response.json()
 }
 
+/** Snapshots every chain (and the clock) through `POST /_devnet/snapshot`; resolves to its id. */
+async function snapshotDevnet() {
+  return (await control('/_devnet/snapshot', {})).id
+}
+
+/** Reverts every chain (and the clock) to a snapshot through `POST /_devnet/revert`. */
+async function revertDevnet(id) {
+  await control('/_devnet/revert', { id })
+}
+
 /**
- * A snapshot of every chain and the clock before each test of the file, a revert after it
- * (chains and clock only; run such files with --runInBand when others change the chains).
+ * A snapshot of every chain and the clock before each test of the file (or `describe`), a revert
+ * after it. Chains and clock only: the service's own records (intents, quotes, deposits) are not
+ * rolled back. Files that isolate this way must not run at the same time as other files that
+ * change the chains (--runInBand, or `maxWorkers: 1`, when several do).
  *
  * @example
  * const { isolateDevnet } = require('intent-devnet/jest')
@@ -39,12 +55,12 @@ async function control(path, body) {
 function isolateDevnet() {
   let id
   beforeEach(async () => {
-    id = (await control('/_devnet/snapshot', {})).id
+    id = await snapshotDevnet()
   })
   afterEach(async () => {
-    if (id !== undefined) await control('/_devnet/revert', { id })
+    if (id !== undefined) await revertDevnet(id)
     id = undefined
   })
 }
 
-module.exports = { devnetManifest, isolateDevnet }
+module.exports = { devnetManifest, isolateDevnet, snapshotDevnet, revertDevnet }

@@ -53,6 +53,8 @@ test('intent-devnet/jest', async () => {
     [
       "devnetManifest",
       "isolateDevnet",
+      "revertDevnet",
+      "snapshotDevnet",
     ]
   `)
   expect(typeof require('intent-devnet/jest/globalSetup')).toBe('function')

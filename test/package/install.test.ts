@@ -67,6 +67,7 @@ describe.skipIf(!enabled)('the npm package', () => {
       'integrations/testcontainers.ts',
       'integrations/vitest.ts',
       'integrations/jest/globalSetup.cjs',
+      'integrations/jest/stopWithParent.cjs',
       'conformance/spec/index.ts',
       'simulator/http/explorer/index.html',
       'scenarios/authentication/missing-key.yaml',
@@ -135,5 +136,17 @@ describe.skipIf(!enabled)('the npm package', () => {
     const output = await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run'], consumer)
     // biome-ignore lint/suspicious/noControlCharactersInRegex: colours in vitest's output
     expect(output.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Tests\s+4 passed \(4\)/)
+  }, 120_000)
+
+  it('intent-devnet/jest works from node_modules in an integrator’s Jest run (no transform)', async () => {
+    symlinkSync(join(root, 'node_modules/jest'), join(consumer, 'node_modules/jest'))
+    cpSync(join(root, 'integrations/fixtures/jest'), join(consumer, 'jest'), { recursive: true })
+    const output = await run(
+      process.execPath,
+      ['node_modules/jest/bin/jest.js', '--config', 'jest/jest.config.cjs', '--ci', '--json'],
+      consumer,
+    )
+    const report = JSON.parse(output) as { success: boolean; numPassedTests: number; numTotalTests: number }
+    expect(report).toMatchObject({ success: true, numPassedTests: 5, numTotalTests: 5 })
   }, 120_000)
 })
