@@ -17,9 +17,11 @@
 import { createHash } from 'node:crypto'
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
 import { Script, constants as vmConstants } from 'node:vm'
 import { EARLY_ANVILS, spawnEarlyAnvil } from '../simulator/devnet/anvilProcess.js'
+import { bundleFresh, freshBootState } from '../simulator/devnet/bootStateFiles.js'
 
 /**
  * The chains and host of `intent-devnet up` when its Anvils can start before the CLI loads:
@@ -31,7 +33,9 @@ import { EARLY_ANVILS, spawnEarlyAnvil } from '../simulator/devnet/anvilProcess.
  */
 const earlyUp = () => {
   const [command, ...rest] = process.argv.slice(2)
-  if (command !== 'up' || process.env.INTENT_DEVNET_EARLY_ANVILS === '0') return undefined
+  if (process.env.INTENT_DEVNET_EARLY_ANVILS === '0') return undefined
+  if (command === 'conformance') return earlyConformance(rest)
+  if (command !== 'up') return undefined
   // startDevnet's DEFAULT_CHAIN_IDS and startService's DEFAULT_HOST.
   let chainIds = [1, 10, 8453, 42161]
   let host = '127.0.0.1'
@@ -63,11 +67,36 @@ const earlyUp = () => {
   return { chainIds, host }
 }
 
-// First, so the Anvils boot while the bundle loads.
+/**
+ * The chains and host of the simulator `intent-devnet conformance` starts for itself (without
+ * --target): conformance/runner/startLocalTarget.ts LOCAL_TARGET_CHAIN_IDS on loopback; it adopts
+ * them the same way. `conformance diff` and --help start none.
+ */
+const earlyConformance = (rest) =>
+  rest[0] === 'diff' ||
+  rest.some((arg) => arg === '--target' || arg.startsWith('--target=') || arg === '--help' || arg === '-h')
+    ? undefined
+    : { chainIds: [10, 8453], host: '127.0.0.1' }
+
+const root = new URL('../', import.meta.url)
+const bundle = new URL('dist/intent-devnet.mjs', root)
+/** The bundle exists and no source it was built from changed (its stamp; ~4 ms). */
+const fresh = bundleFresh(fileURLToPath(root))
+
+// First, so the Anvils boot while the bundle loads: from the devnet's boot state baked with this
+// bundle when there is one (simulator/devnet/bootStateFiles.js), so `up` finds our contracts
+// placed and the accounts funded instead of doing it (startDevnet's `bootState`).
 const up = earlyUp()
 if (up) {
   try {
-    const early = up.chainIds.map((chainId) => spawnEarlyAnvil({ chainId, host: up.host }))
+    // INTENT_DEVNET_BOOT_STATE=0: place and fund at every start, as before the bake.
+    const baked =
+      fresh && process.env.INTENT_DEVNET_BOOT_STATE !== '0'
+        ? freshBootState(fileURLToPath(root), { bundleChecked: true })
+        : undefined
+    const early = up.chainIds.map((chainId) =>
+      spawnEarlyAnvil({ chainId, host: up.host, loadStatePath: baked?.chains[chainId]?.path }),
+    )
     globalThis[Symbol.for(EARLY_ANVILS)] = early
     // The ones the CLI did not adopt (it takes them out of this list) go with this process.
     process.once('exit', () => {
@@ -75,30 +104,6 @@ if (up) {
     })
   } catch (error) {
     if (process.env.INTENT_DEVNET_DEBUG) console.error('intent-devnet: no early Anvils:', error)
-  }
-}
-
-const root = new URL('../', import.meta.url)
-const bundle = new URL('dist/intent-devnet.mjs', root)
-const stamp = new URL('dist/intent-devnet.stamp.json', root)
-
-const sameFile = (url, size, mtimeMs) => {
-  try {
-    const stat = statSync(url)
-    return stat.size === size && stat.mtimeMs === mtimeMs
-  } catch {
-    return size === -1
-  }
-}
-
-/** True when the bundle exists and no input changed since it was built (scripts/build.ts staleReason). */
-const fresh = () => {
-  try {
-    const { bundle: built, inputs } = JSON.parse(readFileSync(stamp, 'utf8'))
-    if (!sameFile(bundle, built.size, built.mtimeMs)) return false
-    return inputs.every(([path, size, mtimeMs]) => sameFile(new URL(path, root), size, mtimeMs))
-  } catch {
-    return false
   }
 }
 
@@ -180,7 +185,11 @@ const rebuild = async () => {
   try {
     await registerTsx()
     const { buildBundle } = await import('../scripts/build.ts')
-    await buildBundle('intent-devnet')
+    // The boot state is baked for the new bundle beside this start, for the next one (`up` only:
+    // no other command uses it).
+    await buildBundle('intent-devnet', undefined, {
+      bakeBootState: process.argv[2] === 'up' ? 'background' : false,
+    })
     // The bundle needs no loader: without tsx's hooks it loads as fast as on a fresh start.
     await unregisterTsx()
     unregisterTsx = undefined
@@ -191,7 +200,7 @@ const rebuild = async () => {
   }
 }
 
-const useBundle = process.env.INTENT_DEVNET_BUNDLE !== '0' && (fresh() || (await rebuild()))
+const useBundle = process.env.INTENT_DEVNET_BUNDLE !== '0' && (fresh || (await rebuild()))
 if (useBundle) await runBundle()
 else {
   await registerTsx()

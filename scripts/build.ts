@@ -6,11 +6,15 @@
  * uses the bundle and rebuilds (or falls back to tsx) when anything differs.
  *
  * Runs at `npm install` (the `prepare` script) and by the bin on a stale or missing bundle.
+ * After each build it bakes the devnet's boot state for that bundle (dist/devnet-state: the
+ * chains as placement and funding leave them, simulator/devnet/bootState.ts), which `intent-devnet
+ * up` starts its Anvils from instead of placing and funding; fresh exactly when the bundle is.
  *
  * @example
  * npx tsx scripts/build.ts          # build every bundle
  * npx tsx scripts/build.ts --check  # exit 1 when a bundle is stale
  */
+import { spawn } from 'node:child_process'
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { isBuiltin } from 'node:module'
@@ -167,7 +171,57 @@ function requireExternals(): Plugin {
 }
 
 /** What {@link buildBundle} returns. */
-export type BuildBundleReturnType = { path: string; bytes: number; inputs: number; ms: number }
+export type BuildBundleReturnType = {
+  path: string
+  bytes: number
+  inputs: number
+  ms: number
+  /** The boot state's bake: its time, or why there is none (see {@link BuildBundleOptions}). */
+  bootState?: { ms: number } | { error: string } | 'in the background' | undefined
+}
+
+/**
+ * How {@link buildBundle} bakes the devnet's boot state (simulator/devnet/bootState.ts) once the
+ * bundle is written: `wait` (default), `background` (a detached process the caller does not wait
+ * for: the bin's rebuild on a start) or `false`.
+ */
+export type BuildBundleOptions = { bakeBootState?: 'wait' | 'background' | false | undefined }
+
+/**
+ * Bakes the devnet's boot state for the bundle just built, in a process of its own (so the code
+ * is the sources as they are now, not modules this process loaded before), through tsx. A bake
+ * that fails leaves none: `intent-devnet up` then places and funds as without one.
+ */
+function bakeBootStateProcess(
+  root: string,
+  mode: 'wait' | 'background',
+): Promise<{ ms: number } | { error: string }> {
+  const started = performance.now()
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx/esm', join(root, 'scripts/build.ts'), '--bake-boot-state'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', mode === 'wait' ? 'pipe' : 'ignore'],
+      detached: mode === 'background',
+    },
+  )
+  if (mode === 'background') {
+    child.on('error', () => {})
+    child.unref()
+    return Promise.resolve({ ms: 0 })
+  }
+  let stderr = ''
+  child.stderr?.on('data', (data) => {
+    stderr = `${stderr}${data}`.slice(-2000)
+  })
+  return new Promise((resolve) => {
+    child.once('error', (error) => resolve({ error: error.message }))
+    child.once('exit', (code) =>
+      resolve(code === 0 ? { ms: performance.now() - started } : { error: stderr.trim() || `exit ${code}` }),
+    )
+  })
+}
 
 /**
  * Builds one bundle and its stamp. The bundle is written to a temporary file and renamed into
@@ -177,7 +231,11 @@ export type BuildBundleReturnType = { path: string; bytes: number; inputs: numbe
  * @example
  * const { path, ms } = await buildBundle('intent-devnet')
  */
-export async function buildBundle(name: BundleName, root = ROOT): Promise<BuildBundleReturnType> {
+export async function buildBundle(
+  name: BundleName,
+  root = ROOT,
+  options: BuildBundleOptions = {},
+): Promise<BuildBundleReturnType> {
   const started = performance.now()
   const startedAt = Date.now()
   const result = await build({
@@ -233,7 +291,14 @@ export async function buildBundle(name: BundleName, root = ROOT): Promise<BuildB
   const stampTemporary = `${stampPath(name, root)}.${process.pid}.tmp`
   writeFileSync(stampTemporary, JSON.stringify(stamp))
   renameSync(stampTemporary, stampPath(name, root))
-  return { path, bytes: written.size, inputs: inputs.length, ms: performance.now() - started }
+  const ms = performance.now() - started
+  const bake = options.bakeBootState ?? 'wait'
+  let bootState: BuildBundleReturnType['bootState']
+  if (bake === 'background') {
+    void bakeBootStateProcess(root, bake)
+    bootState = 'in the background'
+  } else if (bake === 'wait') bootState = await bakeBootStateProcess(root, bake)
+  return { path, bytes: written.size, inputs: inputs.length, ms, bootState }
 }
 
 /**
@@ -261,7 +326,12 @@ export async function buildAll(root = ROOT): Promise<BuildBundleReturnType[]> {
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)
 if (isMain) {
   const names = Object.keys(ENTRY_POINTS) as BundleName[]
-  if (process.argv.includes('--check')) {
+  if (process.argv.includes('--bake-boot-state')) {
+    // The child of bakeBootStateProcess: loads the devnet's sources only here.
+    const { bakeBootState } = await import('../simulator/devnet/bootState')
+    await bakeBootState({ root: ROOT })
+    process.exit(0)
+  } else if (process.argv.includes('--check')) {
     const stale = names.map((name) => [name, staleReason(name)] as const).filter(([, reason]) => reason)
     for (const [name, reason] of stale) console.error(`${name}: stale (${reason})`)
     process.exitCode = stale.length > 0 ? 1 : 0
@@ -270,10 +340,18 @@ if (isMain) {
     // rebuilds on first run, or runs the sources through tsx and shows the real error.
     const lenient = process.argv.includes('--if-possible')
     try {
-      for (const built of await buildAll())
+      for (const built of await buildAll()) {
         console.log(
           `built ${relative(ROOT, built.path)}: ${(built.bytes / 1024).toFixed(0)} KiB from ${built.inputs} files in ${built.ms.toFixed(0)} ms`,
         )
+        const bake = built.bootState
+        if (bake && typeof bake === 'object')
+          console.log(
+            'ms' in bake
+              ? `baked the devnet's boot state (dist/devnet-state) in ${bake.ms.toFixed(0)} ms`
+              : `no boot state baked (intent-devnet up places and funds at each start): ${bake.error}`,
+          )
+      }
     } catch (error) {
       console.error(`build failed: ${(error as Error).message}`)
       process.exitCode = lenient ? 0 : 1

@@ -56,6 +56,8 @@ export type StartSimulatorParameters = {
   log?: ((line: string) => void) | undefined
   /** How the devnet starts each Anvil (startDevnet's `launchAnvil`; default startAnvil). */
   launchAnvil?: AnvilLauncher | undefined
+  /** Start the chains from the baked boot state when it applies (startDevnet's `bootState`; default false). */
+  bootState?: boolean | undefined
 }
 
 /** A running simulator: chains, domain services and the HTTP service. */
@@ -90,6 +92,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
     forks: parameters.forks,
     log: parameters.log,
     launchAnvil: parameters.launchAnvil,
+    bootState: parameters.bootState,
   })
   // Memory back to idle once a burst of load is over (simulator/util/idleCollector.ts).
   const collector = startIdleCollector()
@@ -272,7 +275,20 @@ export async function createServices(parameters: CreateServicesParameters): Prom
 
     const services: HttpServices = {
       clock: devnet,
-      devnet,
+      devnet: {
+        manifest: () => devnet.manifest(),
+        advanceClock: (seconds) => devnet.advanceClock(seconds),
+        snapshot: () => devnet.snapshot(),
+        // A revert takes the relayer's nonces back: the senders count on from the chains again
+        // (a send with the old, higher nonce is one Anvil keeps pending, and the intent hangs).
+        async revert(id) {
+          const reverted = await devnet.revert(id)
+          if (reverted)
+            for (const chain of devnet.chains) senders.set(chain.chainId, createChainSender({ chain }))
+          return reverted
+        },
+        health: () => devnet.health(),
+      },
       prices,
       quoting,
       intents,

@@ -7,13 +7,16 @@
  *   `--port` on a free port, from the spawn to the first `/health` 200;
  * - before: `tsx simulator/cli/main.ts up` (what `npm start` ran before issue 18) and the bin on the
  *   sources (`INTENT_DEVNET_BUNDLE=0`, what `npx intent-devnet` ran);
- * - the bundle without its V8 code cache and/or without the Anvils the bin starts early
- *   (`INTENT_DEVNET_CODE_CACHE=0`, `INTENT_DEVNET_EARLY_ANVILS=0`; both off: the start before);
- * - in-process `startSimulator` (modules already loaded) to `/health` 200;
+ * - the bundle without its V8 code cache, without the Anvils the bin starts early and/or without
+ *   the baked boot state (`INTENT_DEVNET_CODE_CACHE=0`, `INTENT_DEVNET_EARLY_ANVILS=0`,
+ *   `INTENT_DEVNET_BOOT_STATE=0`; all off: the start before);
+ * - in-process `startSimulator` (modules already loaded) to `/health` 200, from the boot state
+ *   (what `up` does) and placing and funding;
  * then the idle RSS of the service and its 4 Anvils, the wall time of each start-up phase
  * (in process) and the CPU time of a bundled start by package (`node --cpu-prof`).
  * `--conformance N`: also `intent-devnet conformance` (all packs) N times, bundle vs tsx.
  * `--only a,b`: only the starts whose name contains a or b ("in-process" for that one);
+ * `--before DIR`: also `npm start` and the bin of another copy of the project (the code before);
  * `--quick`: stop after the ready times. Each start's CPU time (its node processes, from /proc)
  * is printed beside its wall time: on a machine others load, it moves less than the wall time.
  *
@@ -103,11 +106,12 @@ async function startCommand(
   command: string,
   args: string[],
   env: Record<string, string> = {},
+  cwd = root,
 ): Promise<Started> {
   const port = await freePort()
   const started = performance.now()
   const child = spawn(command, [...args, '--port', String(port)], {
-    cwd: root,
+    cwd,
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, ...env },
@@ -195,27 +199,44 @@ const descendants = (pid: number): { pid: number; name: string }[] => {
 
 const allVariants: Record<string, () => Promise<Started>> = {
   'npm start': () => startCommand('npm', ['start', '--silent', '--']),
-  'npm start (before: no code cache, no early Anvils)': () =>
+  'npm start (before: no code cache, no early Anvils, no boot state)': () =>
     startCommand('npm', ['start', '--silent', '--'], {
       INTENT_DEVNET_CODE_CACHE: '0',
       INTENT_DEVNET_EARLY_ANVILS: '0',
+      INTENT_DEVNET_BOOT_STATE: '0',
     }),
+  'npm start (no boot state)': () =>
+    startCommand('npm', ['start', '--silent', '--'], { INTENT_DEVNET_BOOT_STATE: '0' }),
   'npx intent-devnet up': () => startCommand('npx', ['--offline', 'intent-devnet', 'up']),
   'node bin/intent-devnet.js up (bundle)': () =>
     startCommand(process.execPath, ['bin/intent-devnet.js', 'up']),
+  'node bin/intent-devnet.js up (bundle, no boot state)': () =>
+    startCommand(process.execPath, ['bin/intent-devnet.js', 'up'], { INTENT_DEVNET_BOOT_STATE: '0' }),
   'node bin/intent-devnet.js up (bundle, no code cache)': () =>
     startCommand(process.execPath, ['bin/intent-devnet.js', 'up'], { INTENT_DEVNET_CODE_CACHE: '0' }),
   'node bin/intent-devnet.js up (bundle, no early Anvils)': () =>
     startCommand(process.execPath, ['bin/intent-devnet.js', 'up'], { INTENT_DEVNET_EARLY_ANVILS: '0' }),
-  'node bin/intent-devnet.js up (bundle, neither: before)': () =>
+  'node bin/intent-devnet.js up (bundle, none of the three: before)': () =>
     startCommand(process.execPath, ['bin/intent-devnet.js', 'up'], {
       INTENT_DEVNET_CODE_CACHE: '0',
       INTENT_DEVNET_EARLY_ANVILS: '0',
+      INTENT_DEVNET_BOOT_STATE: '0',
     }),
   'before: tsx simulator/cli/main.ts up': () =>
     startCommand(join(root, 'node_modules/.bin/tsx'), ['simulator/cli/main.ts', 'up']),
   'before: node bin/intent-devnet.js up (tsx loader)': () =>
     startCommand(process.execPath, ['bin/intent-devnet.js', 'up'], { INTENT_DEVNET_BUNDLE: '0' }),
+}
+// `--before DIR`: the same starts of another copy of the project (e.g. `git archive HEAD`, its
+// node_modules linked, its bundle built), side by side with these.
+const beforeDir = process.argv.includes('--before')
+  ? process.argv[process.argv.indexOf('--before') + 1]!
+  : undefined
+if (beforeDir) {
+  allVariants['before (--before): npm start'] = () =>
+    startCommand('npm', ['start', '--silent', '--'], {}, beforeDir)
+  allVariants['before (--before): node bin/intent-devnet.js up'] = () =>
+    startCommand(process.execPath, [join(beforeDir, 'bin/intent-devnet.js'), 'up'], {}, beforeDir)
 }
 const variants = Object.fromEntries(
   Object.entries(allVariants).filter(([name]) => !only || only.some((part) => name.includes(part))),
@@ -223,9 +244,9 @@ const variants = Object.fromEntries(
 
 if (staleReason('intent-devnet')) await buildBundle('intent-devnet')
 const { startSimulator } = await import('../../simulator/startSimulator')
-const inProcess = async () => {
+const inProcess = async (bootState: boolean) => {
   const started = performance.now()
-  const sim = await startSimulator({ port: 0, chainIds })
+  const sim = await startSimulator({ port: 0, chainIds, bootState })
   while (!(await healthy(`${sim.baseUrl}/health`))) await sleep(5)
   const ms = performance.now() - started
   await sim.close()
@@ -235,13 +256,14 @@ const inProcess = async () => {
 // One warm-up of each (disk cache, the first JIT of this process).
 await bareAnvils()
 for (const start of Object.values(variants)) await stopGroup((await start()).child)
-if (!only || only.includes('in-process')) await inProcess()
+if (!only || only.includes('in-process')) await inProcess(true)
 
 const cpu: Record<string, number[]> = {}
 const times: Record<string, number[]> = {
   'bare: 4 Anvils': [],
   ...Object.fromEntries(Object.keys(variants).map((name) => [name, []])),
-  'in-process startSimulator': [],
+  'in-process startSimulator (boot state)': [],
+  'in-process startSimulator (no boot state)': [],
 }
 for (let i = 0; i < runs; i++) {
   for (const [name, start] of Object.entries(variants)) {
@@ -254,9 +276,12 @@ for (let i = 0; i < runs; i++) {
     cpu[name].push(started.cpuMs)
     await stopGroup(started.child)
   }
-  if (!only || only.includes('in-process')) times['in-process startSimulator']!.push(await inProcess())
+  if (!only || only.includes('in-process')) {
+    times['in-process startSimulator (boot state)']!.push(await inProcess(true))
+    times['in-process startSimulator (no boot state)']!.push(await inProcess(false))
+  }
 }
-if (times['in-process startSimulator']!.length === 0) delete times['in-process startSimulator']
+for (const name of Object.keys(times)) if (times[name]!.length === 0) delete times[name]
 
 const bare = median(times['bare: 4 Anvils']!)
 console.log(
@@ -300,25 +325,30 @@ for (const [name, env] of [
     phases[name] ??= []
     phases[name].push(ms)
   }
-  for (let i = 0; i < runs; i++) {
+  // From the boot state (what `up` does), then placing and funding, alternating.
+  for (let i = 0; i < runs * 2; i++) {
+    const bootState = i % 2 === 0
+    const how = bootState ? 'boot state' : 'no boot state'
+    if (bootState && staleReason('intent-devnet')) await buildBundle('intent-devnet')
     let last = performance.now()
     const started = last
     const devnet = await startDevnet({
       chainIds,
+      bootState,
       log: (line) => {
         const now = performance.now()
-        add(`devnet: ${line.replace(/\d+/g, 'N').slice(0, 60)}`, now - last)
+        add(`${how}: devnet: ${line.replace(/\d+/g, 'N').slice(0, 60)}`, now - last)
         last = now
       },
     })
-    add('devnet ready (startDevnet, total)', performance.now() - started)
+    add(`${how}: devnet ready (startDevnet, total)`, performance.now() - started)
     last = performance.now()
     const faults = createFaults()
     const domain = await createServices({ devnet, faults })
-    add('domain services (createServices)', performance.now() - last)
+    add(`${how}: domain services (createServices)`, performance.now() - last)
     last = performance.now()
     const service = await startService({ port: 0, services: domain.services, faults })
-    add('HTTP service built and listening (startService)', performance.now() - last)
+    add(`${how}: HTTP service built and listening (startService)`, performance.now() - last)
     await service.close()
     await domain.stop()
     await devnet.stop()

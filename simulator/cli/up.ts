@@ -93,6 +93,9 @@ export function register(program: Command): void {
       const early = earlyAnvilLauncher()
       const sim = await startSimulator({
         launchAnvil: early?.launch,
+        // Placed and funded at build time when the bake applies (simulator/devnet/bootState.ts);
+        // INTENT_DEVNET_BOOT_STATE=0: placed and funded now, as before the bake.
+        bootState: process.env.INTENT_DEVNET_BOOT_STATE !== '0',
         port: options.port,
         host: options.host,
         apiKey: options.apiKey,

@@ -23,6 +23,8 @@ export type StartAnvilParameters = {
   forkBlockNumber?: bigint | undefined
   /** `--dump-state PATH`: Anvil writes its whole state there when it exits on a signal. */
   dumpStatePath?: string | undefined
+  /** `--load-state PATH`: start from this dump (the baked boot state, bootStateFiles.js). */
+  loadStatePath?: string | undefined
   /** Seconds between automatic blocks; default: mine on every transaction. */
   blockTime?: number | undefined
   /** Extra command line arguments. */
@@ -89,6 +91,7 @@ export async function startAnvil(parameters: StartAnvilParameters): Promise<Anvi
   const startTimeout = parameters.startTimeoutMs ?? 15_000
   const extra: string[] = ['--hardfork', parameters.hardfork ?? 'prague']
   if (parameters.dumpStatePath) extra.push('--dump-state', parameters.dumpStatePath)
+  if (parameters.loadStatePath) extra.push('--load-state', parameters.loadStatePath)
   if (parameters.args) extra.push(...parameters.args)
   const binary = anvilBinaryPath()
   const anvil = createAnvil({
@@ -264,7 +267,8 @@ export type EarlyAnvilLauncher = {
  * The Anvils bin/intent-devnet.js started before the CLI loaded (`intent-devnet up` without
  * flags that change how chains start), as a launcher for startDevnet; undefined when there are
  * none. Each is handed out once, only for the same chain on the same host, a free port, no fork,
- * no dump file and no other arguments; anything else gets {@link startAnvil}.
+ * no dump file, the same state loaded (the boot state, or none) and no other arguments; anything
+ * else gets {@link startAnvil}.
  *
  * @example
  * const early = earlyAnvilLauncher()
@@ -288,7 +292,10 @@ export function earlyAnvilLauncher(): EarlyAnvilLauncher | undefined {
         (parameters.args?.length ?? 0) === 0
       const at = unused.findIndex(
         (early) =>
-          plain && early.chainId === parameters.chainId && early.host === (parameters.host ?? '127.0.0.1'),
+          plain &&
+          early.chainId === parameters.chainId &&
+          early.host === (parameters.host ?? '127.0.0.1') &&
+          early.loadStatePath === parameters.loadStatePath,
       )
       if (at < 0) return startAnvil(parameters)
       const [early] = unused.splice(at, 1)

@@ -16,6 +16,8 @@ export const EARLY_ANVILS: string
 export type EarlyAnvil = {
   chainId: number
   host: string
+  /** The state it was started from (`--load-state`), if any. */
+  loadStatePath: string | undefined
   child: ChildProcess
   /** The last 4000 characters it printed. */
   output: string
@@ -26,4 +28,9 @@ export type EarlyAnvil = {
 }
 
 /** Starts one Anvil on a free port as the launcher does, unreferenced until adopted. */
-export function spawnEarlyAnvil(parameters: { chainId: number; host: string }): EarlyAnvil
+export function spawnEarlyAnvil(parameters: {
+  chainId: number
+  host: string
+  /** `--load-state`: the baked boot state of this chain (bootStateFiles.js). */
+  loadStatePath?: string | undefined
+}): EarlyAnvil

@@ -42,11 +42,11 @@ export const EARLY_ANVILS = 'intent-devnet.earlyAnvils'
 
 /**
  * Starts one Anvil on a free port with the launcher's command (and `--hardfork prague`, the
- * launcher's default) and watches it: its output is read from the start (an Anvil whose pipe
- * fills would block), and nothing of it keeps the process alive until someone adopts it
- * (anvil.ts adoptAnvil refs it again).
+ * launcher's default; `--load-state` of the baked boot state when given) and watches it: its
+ * output is read from the start (an Anvil whose pipe fills would block), and nothing of it keeps
+ * the process alive until someone adopts it (anvil.ts adoptAnvil refs it again).
  */
-export function spawnEarlyAnvil({ chainId, host }) {
+export function spawnEarlyAnvil({ chainId, host, loadStatePath }) {
   const [file, args] = anvilCommand(anvilBinaryPath(), [
     '--host',
     host,
@@ -56,11 +56,14 @@ export function spawnEarlyAnvil({ chainId, host }) {
     String(chainId),
     '--hardfork',
     'prague',
+    ...(loadStatePath ? ['--load-state', loadStatePath] : []),
   ])
   const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   const early = {
     chainId,
     host,
+    /** The state it was started from (`--load-state`), if any. */
+    loadStatePath,
     child,
     /** The last 4000 characters it printed. */
     output: '',

@@ -12,6 +12,7 @@ import {
 } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { AnvilInstance } from './anvil'
+import { nodeHttpFetch } from './nodeHttpFetch'
 
 /** Names of the chains the devnet knows; any other chain id is named `Chain <id>`. */
 export const chainNames: Record<number, string> = {
@@ -54,8 +55,12 @@ export function createDevnetChain(parameters: {
     contracts: { multicall3: { address: '0xcA11bde05977b3631167028862bE2a173976CA11' } },
   })
   // `wait: 0` gathers the calls of one tick into one JSON-RPC batch: placement and funding send
-  // hundreds of calls per chain at once.
-  const transport = http(anvil.rpcUrl, { batch: { batchSize: 2_000, wait: 0 }, retryCount: 0 })
+  // hundreds of calls per chain at once. Over node:http, not Node's fetch (nodeHttpFetch.ts).
+  const transport = http(anvil.rpcUrl, {
+    batch: { batchSize: 2_000, wait: 0 },
+    retryCount: 0,
+    fetchFn: nodeHttpFetch(),
+  })
   return {
     chainId: anvil.chainId,
     name,

@@ -64,7 +64,8 @@ export type FundingPlan = { calls: DevnetCall[]; methods: TokenFunding[] }
  * ERC-20s, whose minter is the funder), by wrapping (WETH), or, for a forked token we do not
  * control, by writing its balance slot (done here); then the funder deposits each test account's
  * share in the Compact (`batchDeposit` with the account as recipient, one transaction per
- * account). The transactions are returned, for the caller to send with the placement's (one batch).
+ * account), and the relayer approves the filler for every token. The transactions are returned,
+ * for the caller to send with the placement's (one batch).
  */
 export async function planFunding(parameters: PlanFundingParameters): Promise<FundingPlan> {
   const { chain, keys, tokens, compactDeposits, fresh } = parameters
@@ -139,6 +140,22 @@ export async function planFunding(parameters: PlanFundingParameters): Promise<Fu
     }
   }
   if (storageWrites.length) await writeBalances(chain, storageWrites)
+
+  // The relayer lets the filler pay recipients from its tokens (settlement's approveFiller does
+  // the same when it finds no allowance): done here, in the boot's batch, instead of four signed
+  // transactions mined one after the other when the service starts.
+  for (const { token } of methods)
+    calls.push({
+      label: `approve ${token.symbol} of the relayer to the filler`,
+      from: keys.relayer.address,
+      to: token.address,
+      data: encodeFunctionData({
+        abi: erc20Abi,
+        functionName: 'approve',
+        args: [addresses.filler, maxUint256],
+      }),
+      gas: 100_000n,
+    })
 
   if (compactDeposits) {
     for (const { token } of methods)

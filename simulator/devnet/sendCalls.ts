@@ -11,6 +11,8 @@ export type DevnetCall = {
   value?: bigint | undefined
   /** Gas limit; no estimation is made (the pool is not mined yet). Default 300k. */
   gas?: bigint | undefined
+  /** Who sends it (impersonated); default the `from` given to {@link sendCalls}. */
+  from?: Address | undefined
 }
 
 export class BootCallError extends BaseError {
@@ -18,10 +20,10 @@ export class BootCallError extends BaseError {
 }
 
 /**
- * Sends `calls` from `from` (impersonated) on one chain as fast as Anvil allows: automine off,
- * every transaction sent with an explicit nonce and gas in one JSON-RPC batch, the pool mined
- * in as few blocks as the block gas limit allows, automine back on; then every receipt is
- * checked. Order is kept (nonces).
+ * Sends `calls` from `from` (or each call's own `from`; every sender impersonated) on one chain
+ * as fast as Anvil allows: automine off, every transaction sent with an explicit nonce and gas in
+ * one JSON-RPC batch, the pool mined in as few blocks as the block gas limit allows, automine
+ * back on; then every receipt is checked. Order is kept per sender (nonces).
  *
  * @throws {BootCallError} naming the first call that reverted.
  */
@@ -32,26 +34,33 @@ export async function sendCalls(
 ): Promise<void> {
   if (calls.length === 0) return
   const { publicClient, testClient, relayerClient } = chain
-  const [nonce, block] = await Promise.all([
-    publicClient.getTransactionCount({ address: from, blockTag: 'pending' }),
+  const senders = [...new Set(calls.map((call) => call.from ?? from))]
+  const [block, nonces] = await Promise.all([
     publicClient.getBlock({ blockTag: 'latest' }),
-    testClient.impersonateAccount({ address: from }),
+    Promise.all(
+      senders.map((sender) => publicClient.getTransactionCount({ address: sender, blockTag: 'pending' })),
+    ),
+    Promise.all(senders.map((sender) => testClient.impersonateAccount({ address: sender }))),
     testClient.setAutomine(false),
   ])
+  const next = new Map(senders.map((sender, i) => [sender, nonces[i]!]))
   let hashes: Hash[]
   try {
     hashes = await Promise.all(
-      calls.map((call, i) =>
-        relayerClient.sendTransaction({
-          account: from,
+      calls.map((call) => {
+        const sender = call.from ?? from
+        const nonce = next.get(sender)!
+        next.set(sender, nonce + 1)
+        return relayerClient.sendTransaction({
+          account: sender,
           chain: null,
           to: call.to,
           data: call.data,
           value: call.value ?? 0n,
           gas: call.gas ?? 300_000n,
-          nonce: nonce + i,
-        }),
-      ),
+          nonce,
+        })
+      }),
     )
     const gas = calls.reduce((sum, call) => sum + (call.gas ?? 300_000n), 0n)
     // Mined blocks share the wall-clock second (Anvil allows equal timestamps), so boot does not
@@ -59,7 +68,10 @@ export async function sendCalls(
     const blocks = Number(gas / block.gasLimit) + 1
     await testClient.mine({ blocks })
   } finally {
-    await Promise.all([testClient.setAutomine(true), testClient.stopImpersonatingAccount({ address: from })])
+    await Promise.all([
+      testClient.setAutomine(true),
+      ...senders.map((sender) => testClient.stopImpersonatingAccount({ address: sender })),
+    ])
   }
   const receipts = await Promise.all(hashes.map((hash) => publicClient.getTransactionReceipt({ hash })))
   const failed = receipts.findIndex((receipt) => receipt.status !== 'success')

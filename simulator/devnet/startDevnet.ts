@@ -1,13 +1,15 @@
+import { fileURLToPath } from 'node:url'
 import { type Address, type Hex, parseEther } from 'viem'
 import type { DevnetManifest } from '../../conformance/spec'
 import { tokensByChain } from '../../contracts/addresses'
 import { BaseError } from '../util/BaseError'
 import type { Clock } from '../util/clock'
 import { type AnvilInstance, type AnvilLauncher, startAnvil } from './anvil'
+import { freshBootState } from './bootStateFiles.js'
 import { createDevnetChain, type DevnetChain } from './chain'
 import type { DevnetService } from './devnetService'
 import { FUNDING, planFunding } from './funding'
-import { type DevKeys, deriveDevKeys } from './keys'
+import { DEFAULT_TEST_ACCOUNT_COUNT, DEV_MNEMONIC, type DevKeys, deriveDevKeys } from './keys'
 import { getArtifact, isPlacedCode, type Placement, placementTable } from './placement'
 import { sendCalls } from './sendCalls'
 import {
@@ -23,6 +25,9 @@ import {
   writeProcesses,
   writeStateMeta,
 } from './stateDir'
+
+/** The project's root (where dist/ is), from this module's place in the source tree. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 /** The chains the devnet runs unless told otherwise. */
 export const DEFAULT_CHAIN_IDS = [1, 10, 8453, 42161] as const
@@ -58,6 +63,15 @@ export type StartDevnetParameters = {
    * that adopts the Anvils its bin started before the CLI loaded (anvil.ts earlyAnvilLauncher).
    */
   launchAnvil?: AnvilLauncher | undefined
+  /**
+   * Start each chain from the boot state baked at build time (bootStateFiles.js: our contracts
+   * placed, accounts funded, deposits made; an Anvil `--load-state`) instead of placing and
+   * funding, when it is fresh and applies: no state dir, the chain not forked, the default keys.
+   * Checked once the Anvil listens (its head is the baked block, the allocator's code is ours); a
+   * chain that does not match is started anew and placed. Default false (`intent-devnet up` sets
+   * it); `{ root }`: the bake of another project root (tests).
+   */
+  bootState?: boolean | { root: string } | undefined
 }
 
 /** What the manifest's `service` part holds: known once the HTTP server listens. */
@@ -72,8 +86,10 @@ export type ChainBootReport = {
   stateSource?: 'checkpoint' | 'exit-dump' | undefined
   /** Names of the contracts placed at boot (missing code); the others were already there. */
   placed: string[]
-  /** Funding ran (skipped when state was loaded). */
+  /** Funding ran (skipped when state was loaded), or the boot state holds it. */
   funded: boolean
+  /** Started from the baked boot state (placed and funded at build time, same state). */
+  bootState?: boolean | undefined
 }
 
 /** A running devnet: the chains, the single clock, and the control API's service. */
@@ -140,17 +156,27 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
   ])
   let offset = meta?.offsetSeconds ?? 0
 
+  // The baked boot state, for the chains it applies to (see `bootState`).
+  const defaultKeys =
+    (parameters.mnemonic === undefined ||
+      parameters.mnemonic.trim().split(/\s+/).join(' ') === DEV_MNEMONIC) &&
+    (parameters.accountCount ?? DEFAULT_TEST_ACCOUNT_COUNT) === DEFAULT_TEST_ACCOUNT_COUNT
+  const bootRoot = typeof parameters.bootState === 'object' ? parameters.bootState.root : ROOT
+  const baked = parameters.bootState && !stateDir && defaultKeys ? freshBootState(bootRoot) : undefined
+  const bakedFor = (chainId: number) => (forks[chainId] ? undefined : baked?.chains[chainId])
+
   // Boot every Anvil at once; if any fails, stop the others before reporting it.
   const launchAnvil = parameters.launchAnvil ?? startAnvil
+  const launchParameters = (chainId: number, i: number) => ({
+    chainId,
+    host: parameters.host,
+    port: parameters.ports?.[chainId] ?? (parameters.basePort ? parameters.basePort + i : 0),
+    forkUrl: forks[chainId],
+    dumpStatePath: stateDir ? chainExitDumpPath(stateDir, chainId) : undefined,
+  })
   const started = await Promise.allSettled(
     chainIds.map((chainId, i) =>
-      launchAnvil({
-        chainId,
-        host: parameters.host,
-        port: parameters.ports?.[chainId] ?? (parameters.basePort ? parameters.basePort + i : 0),
-        forkUrl: forks[chainId],
-        dumpStatePath: stateDir ? chainExitDumpPath(stateDir, chainId) : undefined,
-      }),
+      launchAnvil({ ...launchParameters(chainId, i), loadStatePath: bakedFor(chainId)?.path }),
     ),
   )
   const anvils = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
@@ -159,16 +185,40 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
     await Promise.all(anvils.map((anvil) => anvil.stop()))
     throw failure.reason
   }
-  const chains = anvils.map((anvil) =>
-    createDevnetChain({ anvil, relayer: keys.relayer.account, forkUrl: forks[anvil.chainId] }),
-  )
+  const chainOf = (anvil: AnvilInstance) =>
+    createDevnetChain({ anvil, relayer: keys.relayer.account, forkUrl: forks[anvil.chainId] })
+  const chains = anvils.map(chainOf)
 
   let boot: ChainBootReport[]
   try {
     boot = await Promise.all(
-      chains.map((chain, i) =>
-        bootChain({ chain, keys, saved: states[i], forked: chain.forkUrl !== undefined, log }),
-      ),
+      chains.map(async (chain, i) => {
+        const image = bakedFor(chain.chainId)
+        if (image) {
+          if (await holdsBootState(chain, image)) {
+            log(`chain ${chain.chainId}: boot state loaded (placed and funded at build time)`)
+            return {
+              chainId: chain.chainId,
+              loadedState: false,
+              placed: placementTable(chain.chainId).map((row) => row.name),
+              funded: true,
+              bootState: true,
+            }
+          }
+          // Not the state it should be (a dump replaced meanwhile): a plain chain, placed.
+          log(`chain ${chain.chainId}: the boot state did not load as baked; placing instead`)
+          await chain.anvil.stop()
+          anvils[i] = await startAnvil(launchParameters(chain.chainId, i))
+          chains[i] = chainOf(anvils[i]!)
+        }
+        return bootChain({
+          chain: chains[i]!,
+          keys,
+          saved: states[i],
+          forked: chain.forkUrl !== undefined,
+          log,
+        })
+      }),
     )
     offset = await alignClocks(chains, offset)
     if (stateDir) {
@@ -368,11 +418,32 @@ export async function startDevnet(parameters: StartDevnetParameters = {}): Promi
 }
 
 /**
- * Places the contracts and funds the accounts on one chain. With loaded state or on a fork,
+ * True when a chain started from the baked boot state holds it: its head is the bake's last
+ * block of this chain (number and hash) and the allocator's code is ours (one batched round trip).
+ */
+async function holdsBootState(
+  chain: DevnetChain,
+  baked: { blockNumber: number; blockHash: string },
+): Promise<boolean> {
+  const allocator = placementTable(chain.chainId).find((row) => row.name === 'allocator')!
+  const [head, code] = await Promise.all([
+    chain.publicClient.getBlock({ blockTag: 'latest' }),
+    chain.publicClient.getCode({ address: allocator.address }),
+  ])
+  return (
+    Number(head.number) === baked.blockNumber &&
+    head.hash === baked.blockHash &&
+    isPlacedCode(code, getArtifact(allocator.artifact)!)
+  )
+}
+
+/**
+ * Places the contracts and funds the accounts on one chain (exported for the boot state's bake,
+ * bootState.ts). With loaded state or on a fork,
  * only contracts whose address has no code are placed (a loaded contract whose code changed
  * since is replaced in place, keeping its storage); funding is skipped when state was loaded.
  */
-async function bootChain(parameters: {
+export async function bootChain(parameters: {
   chain: DevnetChain
   keys: DevKeys
   saved: SavedChainState | undefined
@@ -424,6 +495,12 @@ async function bootChain(parameters: {
   // Placement's and funding's transactions go out together: one batch, one or two blocks.
   const funding = state ? undefined : await planFunding({ chain, keys, tokens, compactDeposits: true, fresh })
   await sendCalls(chain, keys.funder.address, [...calls, ...(funding?.calls ?? [])])
+  // The relayer paid the gas of its approvals (funding.ts): it starts with its ether whole.
+  if (funding)
+    await testClient.setBalance({
+      address: keys.relayer.address,
+      value: parseEther(String(FUNDING.relayer.ETH)),
+    })
   if (forked) await overrideAllocatorSigner(chain, keys.allocator.address)
 
   if (!funding)
