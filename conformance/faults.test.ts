@@ -60,6 +60,36 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
   'withdrawals.bad-allocator-signature': ['withdrawals.single-executed/2/allocatedTransfer on 8453'],
 }
 
+/**
+ * Faults that stall a scenario rather than answer wrongly: nothing decides the outcome before
+ * the scenario's time limit, so their runs get a shorter one, and the test makes sure from the
+ * last answers that the fault stalled them (not a slow settlement): `stalled` holds for the body
+ * of every caught check.
+ */
+const STALLS: Partial<Record<FaultName, { timeoutSeconds: number; stalled: (body: unknown) => boolean }>> = {
+  // FILLED with no claim transaction: the simulator otherwise records FILLED together with its
+  // claims' transactions (simulator/settlement/settleIntent.ts), so no reader sees it slow.
+  'intents.skip-claims': { timeoutSeconds: 5, stalled: (body) => filledWithoutClaims(body) },
+}
+
+/** An alps or blanc status body: FILLED, its fill sent, and no claim with a transaction. */
+function filledWithoutClaims(body: unknown): boolean {
+  const status = body as {
+    status?: string
+    fillTransactionHash?: string | null
+    claims?: { claimTransactionHash?: string | null }[]
+    operations?: { items?: { type?: string; txHash?: string | null }[] }[]
+  }
+  if (status.status !== 'FILLED') return false
+  if (status.claims)
+    return !!status.fillTransactionHash && status.claims.every((c) => !c.claimTransactionHash)
+  const items = (status.operations ?? []).flatMap((o) => o.items ?? [])
+  return (
+    items.some((i) => i.type === 'FILL' && !!i.txHash) &&
+    items.filter((i) => i.type === 'CLAIM').every((i) => !i.txHash)
+  )
+}
+
 let local: LocalTarget
 let scenarios: LoadedScenario[]
 
@@ -78,7 +108,7 @@ async function setFaults(enable: string[]) {
   expect(response.status).toBe(200)
 }
 
-const run = (only?: readonly string[]) =>
+const run = (only?: readonly string[], timeoutSeconds = 15) =>
   runConformance({
     target: local.target,
     apiKey: local.apiKey,
@@ -86,7 +116,7 @@ const run = (only?: readonly string[]) =>
     scenarios: only ? scenarios.filter((s) => only.some((id) => id.startsWith(`${s.id}/`))) : scenarios,
     // Every scenario takes a few seconds on this simulator; a fault that stalls one (e.g. claims
     // never sent) fails at this limit instead of the default minute.
-    timeoutSeconds: 15,
+    timeoutSeconds,
     // SHOULD checks (trace ids, envelopes, 401 on a wrong key) count as failures too.
     strict: true,
   })
@@ -111,12 +141,20 @@ describe('the packs catch every fault of the simulator', () => {
   for (const [fault, checks] of Object.entries(CAUGHT_BY)) {
     test(`${fault} is caught by ${checks.join(', ')}`, async () => {
       await setFaults([fault])
+      const stall = STALLS[fault as FaultName]
       try {
-        const result = await run(checks)
+        const result = await run(checks, stall?.timeoutSeconds)
         const failed = result.scenarios.flatMap((s) =>
           s.checks.filter((c) => c.status === 'failed').map((c) => c.id),
         )
         for (const id of checks) expect(failed, `${id} should fail with ${fault} on`).toContain(id)
+        if (stall)
+          for (const check of result.scenarios.flatMap((s) => s.checks))
+            if (checks.includes(check.id))
+              expect(
+                stall.stalled(JSON.parse(check.exchange?.response?.body ?? 'null') ?? {}),
+                `${check.id} should have stalled: ${check.exchange?.response?.body}`,
+              ).toBe(true)
         expect(result.summary.unexpected).toBeGreaterThan(0)
         // Each failure names the spec section it enforces.
         for (const scenario of result.scenarios)

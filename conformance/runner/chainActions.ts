@@ -10,7 +10,7 @@ import {
   isAddress,
   parseAbi,
 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { addresses } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { BaseError } from '../../simulator/util/BaseError'
@@ -61,6 +61,21 @@ function clientsFor(caps: TargetCapabilities, chainId: number) {
   })
   const transport = http(entry.rpcUrl)
   return { chain, transport, publicClient: createPublicClient({ chain, transport }) }
+}
+
+/** Accounts of the target's funded keys, made once per run rather than once per step (deriving the address is the costly part). */
+const fundedAccounts = new Map<Hex, PrivateKeyAccount>()
+
+/** The viem account of a step's signer: a funded account of the target by index, or a `0x` key as given. */
+export function signerAccount(caps: TargetCapabilities, from: number | string): PrivateKeyAccount {
+  const key = signerKey(caps, from)
+  if (typeof from !== 'number') return privateKeyToAccount(key)
+  let account = fundedAccounts.get(key)
+  if (!account) {
+    account = privateKeyToAccount(key)
+    fundedAccounts.set(key, account)
+  }
+  return account
 }
 
 /** The private key of a step's account: a funded account of the target by index, or a `0x` key as given. */
@@ -126,7 +141,7 @@ export async function runChainAction(
           })
     return { balance }
   }
-  const account = privateKeyToAccount(signerKey(caps, step.from))
+  const account = signerAccount(caps, step.from)
   return sendAs(account, step, { chain, transport, publicClient, caps, chainId })
 }
 
@@ -168,7 +183,7 @@ function rpcUrlOf(caps: TargetCapabilities, chainId: number): string {
 
 /** Sends a step's transaction as `account` and waits for its receipt. */
 async function sendAs(
-  account: ReturnType<typeof privateKeyToAccount>,
+  account: PrivateKeyAccount,
   step: Exclude<ChainStep['chain'], { action: 'receipts' | 'receipt' | 'readBalance' }>,
   clients: ReturnType<typeof clientsFor> & { caps: TargetCapabilities; chainId: number },
 ): Promise<ChainActionResult> {
@@ -291,7 +306,7 @@ export async function signTypedDataAs(
   from: number | string,
   typedData: unknown,
 ): Promise<Hex | Hex[]> {
-  const account = privateKeyToAccount(signerKey(caps, from))
+  const account = signerAccount(caps, from)
   const sign = (data: unknown) => {
     if (typeof data !== 'object' || data === null || !('types' in data) || !('primaryType' in data))
       throw new ChainActionError(

@@ -2,12 +2,12 @@ import { type LoadedScenario, loadScenarios } from '../scenario/loadScenarios'
 import type { Version } from '../scenario/schema'
 import { applyBaseline, type Baseline, readBaseline } from './baseline'
 import { detectCapabilities } from './detectCapabilities'
-import { lockApiKey } from './keyLock'
+import { holdTargetAlone, lockApiKey, shareTarget } from './keyLock'
 import { loadProfile, type Profile } from './profile'
 import { runMetadata } from './runMetadata'
 import { runScenario } from './runScenario'
 import type { ScenarioContext } from './scenarioContext'
-import { runScheduled, setsKeyState } from './schedule'
+import { runScheduled, scenarioClaims, setsKeyState } from './schedule'
 import { type Shard, selectShard } from './shard'
 import { type LocalTarget, startLocalTarget } from './startLocalTarget'
 import type { RunResult, RunSummary, ScenarioResult } from './types'
@@ -113,16 +113,35 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       scenarios,
       concurrency: parameters.concurrency ?? DEFAULT_CONCURRENCY,
       keys: keys.map((k) => k.key),
-      run: async (index, key) => {
+      // The devnet manifest's test accounts are the clients' to use, any of them; a chains file
+      // may list keys the target itself sends from (a solver's), so there each scenario keeps
+      // the accounts it names.
+      accounts: parameters.chainsFile ? 0 : caps.accounts.length,
+      run: async (index, key, accounts) => {
         const scenario = scenarios[index]!
-        const own = keys.find((k) => k.key === key)
-        const result = !setsKeyState(scenario)
-          ? await runScenario(scenario, context)
-          : own?.label
-            ? { ...(await runScenario(scenario, { ...context, apiKey: own.key })), keyState: own.label }
-            : await runAloneOnKey(scenario, context)
-        results[index] = result
-        parameters.onScenario?.(result, ++done, scenarios.length)
+        // Other runs may judge the same target at once (shards side by side): one that must run
+        // alone holds it against theirs too. The runner's own simulator is this run's alone.
+        const release = !parameters.target
+          ? undefined
+          : scenarioClaims(scenario).alone !== undefined
+            ? await holdTargetAlone(target)
+            : await shareTarget(target)
+        try {
+          const own = keys.find((k) => k.key === key)
+          // Its account N is the funded account accounts[N] this time (one free of other scenarios).
+          const on = accounts
+            ? { ...context, caps: { ...caps, accounts: accounts.map((account) => caps.accounts[account]!) } }
+            : context
+          const result = !setsKeyState(scenario)
+            ? await runScenario(scenario, on)
+            : own?.label
+              ? { ...(await runScenario(scenario, { ...on, apiKey: own.key })), keyState: own.label }
+              : await runAloneOnKey(scenario, on)
+          results[index] = result
+          parameters.onScenario?.(result, ++done, scenarios.length)
+        } finally {
+          await release?.()
+        }
       },
     })
     const staleBaseline = baseline ? applyBaseline(results, baseline) : []

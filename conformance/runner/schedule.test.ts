@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, test } from 'vitest'
 import { type LoadedScenario, loadScenarios } from '../scenario/loadScenarios'
 import { Scenario } from '../scenario/schema'
-import { runScheduled, scenarioClaims } from './schedule'
+import { assignAccounts, runScheduled, scenarioClaims } from './schedule'
 
 const scenario = (id: string, steps: unknown[], extra: Record<string, unknown> = {}): LoadedScenario => ({
   ...Scenario.parse({ id, title: id, spec: 's', steps, ...extra }),
@@ -61,21 +61,60 @@ describe('scenarioClaims', () => {
   })
 })
 
+describe('assignAccounts', () => {
+  const claim = (actsAs: number[], reads: number[], uses = [...actsAs, ...reads]) => ({ actsAs, reads, uses })
+
+  test('the named accounts when free; else other free ones, distinct, as a permutation', () => {
+    expect(assignAccounts(claim([0], []), 3, [])).toEqual({
+      accounts: undefined,
+      hold: { actsAs: [0], reads: [], uses: [0] },
+    })
+    // Account 0 is acted as: an actor of 0 takes 1, a reader of 0 takes 1 too (not beside the actor).
+    const actor = { actsAs: [0], reads: [], uses: [0] }
+    expect(assignAccounts(claim([0], []), 3, [actor])).toEqual({
+      accounts: [1, 0, 2],
+      hold: { actsAs: [1], reads: [], uses: [1] },
+    })
+    expect(assignAccounts(claim([], [0]), 3, [actor])?.hold.reads).toEqual([1])
+    // Acting as 0 and 1 while 0 and 2 are held: 1 keeps 1, 0 gets 3.
+    const held = [actor, { actsAs: [], reads: [2], uses: [2] }]
+    expect(assignAccounts(claim([0, 1], []), 4, held)?.accounts).toEqual([3, 1, 2, 0])
+    // Readers share an account; an actor waits when every account is held.
+    expect(
+      assignAccounts(claim([], [0]), 1, [{ actsAs: [], reads: [0], uses: [0] }])?.accounts,
+    ).toBeUndefined()
+    expect(assignAccounts(claim([0], []), 2, [actor, { actsAs: [1], reads: [], uses: [1] }])).toBeUndefined()
+    // One only sent from (a transfer) takes the least used account.
+    expect(
+      assignAccounts(claim([], [], [0]), 3, [actor, { actsAs: [], reads: [], uses: [1] }])?.hold,
+    ).toEqual({
+      actsAs: [],
+      reads: [],
+      uses: [2],
+    })
+    // An index the target does not fund stays itself (its step reports the missing account).
+    expect(assignAccounts(claim([5], []), 2, [])?.hold.actsAs).toEqual([5])
+  })
+})
+
 describe('runScheduled', () => {
   /** Runs the scenarios with each taking `ms`, and records which ran at the same time. */
-  async function trace(scenarios: LoadedScenario[], keys: string[], concurrency = 8, ms = 20) {
+  async function trace(scenarios: LoadedScenario[], keys: string[], concurrency = 8, ms = 20, accounts = 0) {
     const running = new Set<string>()
     const overlaps: [string, string][] = []
     const keysSeen: Record<string, string | undefined> = {}
+    const accountsSeen: Record<string, readonly number[] | undefined> = {}
     await runScheduled({
       scenarios,
       concurrency,
       keys,
-      run: async (index, key) => {
+      accounts,
+      run: async (index, key, mapped) => {
         const id = scenarios[index]!.id
         for (const other of running) overlaps.push([other, id].sort() as [string, string])
         running.add(id)
         keysSeen[id] = key
+        accountsSeen[id] = mapped
         await sleep(ms)
         running.delete(id)
       },
@@ -83,6 +122,7 @@ describe('runScheduled', () => {
     return {
       overlaps,
       keysSeen,
+      accountsSeen,
       together: (a: string, b: string) =>
         overlaps.some(([x, y]) => (x === a && y === b) || (x === b && y === a)),
     }
@@ -129,6 +169,26 @@ describe('runScheduled', () => {
     expect(new Set([three.keysSeen.k1, three.keysSeen.k2, three.keysSeen.k3])).toEqual(
       new Set(['a', 'b', 'c']),
     )
+  })
+
+  test('with several funded accounts, actors of the same index run side by side on different accounts', async () => {
+    const signAs0 = { sign: { typedData: {}, account: 0 }, captureAs: 's' }
+    const read0 = { http: { method: 'POST', path: '/q', body: { a: '${accounts.0.address}' } } }
+    const list = [
+      scenario('act1', [signAs0]),
+      scenario('act2', [signAs0]),
+      scenario('read1', [read0]),
+      scenario('clock', [signAs0, { clock: { advance: 1 } }]),
+    ]
+    const three = await trace(list, ['k'], 8, 20, 3)
+    expect(three.together('act1', 'act2') && three.together('act1', 'read1')).toBe(true)
+    const actors = [three.accountsSeen.act1, three.accountsSeen.act2, three.accountsSeen.read1]
+    // Each stands for a different funded account; one keeps its own (no mapping).
+    expect(new Set(actors.map((a) => a?.[0] ?? 0))).toEqual(new Set([0, 1, 2]))
+    expect(actors.filter((a) => a === undefined)).toHaveLength(1)
+    // One that runs alone takes the accounts it names.
+    expect(three.accountsSeen.clock).toBeUndefined()
+    expect(three.overlaps.some(([a, b]) => a === 'clock' || b === 'clock')).toBe(false)
   })
 
   test('the longest start first', async () => {

@@ -14,6 +14,8 @@ export type ScenarioClaims = {
   actsAs: number[]
   /** Funded accounts it only names in HTTP requests (a quote, a withdrawal to sign): shared with other readers, never beside one acting as it. */
   reads: number[]
+  /** Every funded account it names (acted as, read, or only sent from: a plain transfer). */
+  uses: number[]
 }
 
 /**
@@ -30,6 +32,7 @@ export function scenarioClaims(scenario: LoadedScenario): ScenarioClaims {
   if (scenario.requires.capabilities.includes('faults')) alone = 'it injects faults'
   const named = new Set<number>()
   const acts = new Set<number>()
+  const sends = new Set<number>()
   let httpOnly = true
   for (const step of steps) {
     for (const match of JSON.stringify(step).matchAll(/\$\{accounts\.(\d+)\./g)) named.add(Number(match[1]))
@@ -49,6 +52,7 @@ export function scenarioClaims(scenario: LoadedScenario): ScenarioClaims {
         acts.add(step.signIntentOp.account)
       if ('chain' in step && 'from' in step.chain && typeof step.chain.from === 'number')
         if (step.chain.action !== 'transfer') acts.add(step.chain.from)
+        else sends.add(step.chain.from)
     }
   }
   for (const index of named) if (!httpOnly) acts.add(index)
@@ -57,6 +61,7 @@ export function scenarioClaims(scenario: LoadedScenario): ScenarioClaims {
     keyState: setsKeyState(scenario),
     actsAs: [...acts].sort(),
     reads: httpOnly ? [...named].filter((index) => !acts.has(index)).sort() : [],
+    uses: [...new Set([...named, ...acts, ...sends])].sort((a, b) => a - b),
   }
 }
 
@@ -91,22 +96,34 @@ export type RunScheduledParameters = {
   concurrency: number
   /** Keys per-key-state scenarios take, one scenario per key at a time (at least one). */
   keys: readonly string[]
-  /** Runs scenario `index`; `key` is the key it holds when it sets per-key state. */
-  run: (index: number, key: string | undefined) => Promise<void>
+  /**
+   * How many funded accounts the target gives (default 0): a scenario's accounts are then its
+   * own indexes into them, taken where free ({@link assignAccounts}); without, each is the one
+   * it names.
+   */
+  accounts?: number | undefined
+  /**
+   * Runs scenario `index`; `key` is the key it holds when it sets per-key state, `accounts` the
+   * funded account (by index) each of its indexes stands for this time, when not the one it names.
+   */
+  run: (index: number, key: string | undefined, accounts: readonly number[] | undefined) => Promise<void>
 }
 
 /**
  * Runs scenarios side by side as their claims allow: first those that must run alone, one at a
  * time in pack order, then the others, longest first, up to `concurrency` at once, each
  * per-key-state scenario on a key no other running scenario holds and each funded account
- * acted as by one scenario at a time (readers share it).
+ * acted as by one scenario at a time (readers share it). Funded accounts are interchangeable
+ * (the target funds each alike): a scenario that names account 0 while another acts as it
+ * takes another free one instead of waiting ({@link assignAccounts}).
  *
  * @example
- * await runScheduled({ scenarios, concurrency: 8, keys: [apiKey], run: (index, key) => … })
+ * await runScheduled({ scenarios, concurrency: 8, keys: [apiKey], accounts: 10, run: (index, key, accounts) => … })
  */
 export async function runScheduled(parameters: RunScheduledParameters): Promise<void> {
   const { scenarios, keys, run } = parameters
   const concurrency = Math.max(1, parameters.concurrency)
+  const funded = parameters.accounts ?? 0
   const claims = scenarios.map(scenarioClaims)
   const indexes = scenarios.map((_, index) => index)
   const alone = indexes.filter((index) => claims[index]!.alone !== undefined)
@@ -118,19 +135,17 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
   const running = new Set<number>()
   const freeKeys = [...keys]
   const heldKey = new Map<number, string>()
+  /** The accounts each running scenario holds, as its claims say, mapped to the funded ones. */
+  const heldAccounts = new Map<number, AccountHold>()
 
-  const canStart = (index: number): boolean => {
+  /** The accounts scenario `index` would take now, or undefined when it has to wait. */
+  const canStart = (index: number): AccountAssignment | undefined => {
     const claim = claims[index]!
-    if (claim.alone !== undefined) return running.size === 0
-    if (running.size >= concurrency) return false
-    if (claim.keyState && freeKeys.length === 0) return false
-    for (const other of running) {
-      const held = claims[other]!
-      if (held.alone !== undefined) return false
-      if (claim.actsAs.some((a) => held.actsAs.includes(a) || held.reads.includes(a))) return false
-      if (claim.reads.some((a) => held.actsAs.includes(a))) return false
-    }
-    return true
+    if (claim.alone !== undefined) return running.size === 0 ? assignAccounts(claim, funded, []) : undefined
+    if (running.size >= concurrency) return undefined
+    if (claim.keyState && freeKeys.length === 0) return undefined
+    for (const other of running) if (claims[other]!.alone !== undefined) return undefined
+    return assignAccounts(claim, funded, [...heldAccounts.values()])
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -140,18 +155,21 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
       if (pending.length === 0 && running.size === 0) return resolve()
       for (let i = 0; i < pending.length; i++) {
         const index = pending[i]!
-        if (!canStart(index)) {
+        const assignment = canStart(index)
+        if (!assignment) {
           // One that must run alone waits for the others to finish; none passes it meanwhile.
           if (claims[index]!.alone !== undefined) break
           continue
         }
         pending.splice(i--, 1)
         running.add(index)
+        heldAccounts.set(index, assignment.hold)
         const key = claims[index]!.keyState ? freeKeys.shift() : undefined
         if (key !== undefined) heldKey.set(index, key)
-        run(index, key).then(
+        run(index, key, assignment.accounts).then(
           () => {
             running.delete(index)
+            heldAccounts.delete(index)
             const held = heldKey.get(index)
             if (held !== undefined) {
               heldKey.delete(index)
@@ -169,4 +187,70 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
     }
     dispatch()
   })
+}
+
+/** Funded accounts (by the target's index) a running scenario holds. */
+export type AccountHold = { actsAs: number[]; reads: number[]; uses: number[] }
+
+/** What {@link assignAccounts} gives a scenario that may start. */
+export type AccountAssignment = {
+  /** The funded account each index of the scenario stands for, or undefined when each is itself. */
+  accounts: number[] | undefined
+  hold: AccountHold
+}
+
+/**
+ * The funded accounts a scenario takes beside the running ones (`held`), or undefined when it
+ * has to wait: each account it acts as one that no running scenario acts as or reads, each it
+ * reads one no running scenario acts as, each it only sends from (a transfer) the least used;
+ * distinct for distinct indexes, the one it names when that one is free. An index beyond the
+ * `funded` accounts stays itself (the step that uses it reports the missing account).
+ *
+ * @example
+ * assignAccounts(scenarioClaims(scenario), 10, [{ actsAs: [0], reads: [], uses: [0] }]).accounts // [1, 0, 2, …]
+ */
+export function assignAccounts(
+  claim: Pick<ScenarioClaims, 'actsAs' | 'reads' | 'uses'>,
+  funded: number,
+  held: readonly AccountHold[],
+): AccountAssignment | undefined {
+  const acted = new Set(held.flatMap((h) => h.actsAs))
+  const read = new Set(held.flatMap((h) => h.reads))
+  const load = (account: number) => held.filter((h) => h.uses.includes(account)).length
+  const chosen = new Map<number, number>()
+  const taken = new Set<number>()
+  const named = new Set(claim.uses)
+  const take = (index: number, free: (account: number) => boolean, rank?: (account: number) => number) => {
+    if (index >= funded) {
+      if (!free(index)) return false
+      chosen.set(index, index)
+      return true
+    }
+    // The named one first; those the scenario names at other indexes last (they may be free for them).
+    const others = Array.from({ length: funded }, (_, a) => a).filter((a) => a !== index)
+    const candidates = [index, ...others.filter((a) => !named.has(a)), ...others.filter((a) => named.has(a))]
+    const open = candidates.filter((a) => !taken.has(a) && a < funded && free(a))
+    if (rank) open.sort((a, b) => rank(a) - rank(b)) // stable: the named one first among equals
+    const account = open[0]
+    if (account === undefined) return false
+    chosen.set(index, account)
+    taken.add(account)
+    return true
+  }
+  for (const index of claim.actsAs) if (!take(index, (a) => !acted.has(a) && !read.has(a))) return undefined
+  for (const index of claim.reads) if (!take(index, (a) => !acted.has(a))) return undefined
+  for (const index of claim.uses)
+    if (!chosen.has(index)) take(index, () => true, load) || chosen.set(index, index)
+  const map = (list: readonly number[]) => list.map((index) => chosen.get(index) ?? index)
+  const hold = { actsAs: map(claim.actsAs), reads: map(claim.reads), uses: map(claim.uses) }
+  if ([...chosen].every(([index, account]) => index === account)) return { accounts: undefined, hold }
+  // A permutation of the funded accounts: each chosen one at its index, the others fill the rest.
+  const accounts = Array.from({ length: funded }, (_, a) => a)
+  for (const [index, account] of chosen) {
+    if (index >= funded) continue
+    const at = accounts.indexOf(account)
+    accounts[at] = accounts[index]!
+    accounts[index] = account
+  }
+  return { accounts, hold }
 }

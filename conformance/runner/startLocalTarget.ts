@@ -32,6 +32,7 @@ export const LOCAL_TARGET_DEPOSIT_POLL_MS = 50
 /**
  * The chains of a local target: two are enough for every pack (deposits bridge from one to the
  * other; routes and withdrawals use Base), and start faster than the simulator's default four.
+ * bin/intent-devnet.js starts these (earlyConformance) before the CLI loads: keep them alike.
  */
 export const LOCAL_TARGET_CHAIN_IDS = [10, 8453] as const
 
@@ -52,7 +53,14 @@ export async function startLocalTarget(parameters: StartLocalTargetParameters = 
     () => `conformance-${randomBytes(6).toString('hex')}`,
   )
   const { startSimulator } = await import('../../simulator/startSimulator')
+  // The Anvils bin/intent-devnet.js started before the CLI loaded (`conformance` without --target).
+  const { earlyAnvilLauncher } = await import('../../simulator/devnet/anvil')
+  const early = earlyAnvilLauncher()
   const sim = await startSimulator({
+    launchAnvil: early?.launch,
+    // The chains placed and funded at build time when the bake applies, as `intent-devnet up`
+    // starts them (INTENT_DEVNET_BOOT_STATE=0: placed and funded now).
+    bootState: process.env.INTENT_DEVNET_BOOT_STATE !== '0',
     port: 0,
     host: '127.0.0.1',
     apiKey,
@@ -60,6 +68,6 @@ export async function startLocalTarget(parameters: StartLocalTargetParameters = 
     depositPollIntervalMs: LOCAL_TARGET_DEPOSIT_POLL_MS,
     strictVersion: parameters.strictVersion,
     chainIds: parameters.chainIds ?? LOCAL_TARGET_CHAIN_IDS,
-  })
+  }).finally(() => early?.release())
   return { target: sim.baseUrl, apiKey: sim.apiKey, apiKeys, stop: () => sim.close() }
 }

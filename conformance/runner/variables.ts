@@ -31,8 +31,17 @@ export function initialVariables(context: ScenarioContext): Variables {
   caps.chains.forEach((chain, i) => {
     vars[`chains.${i}.chainId`] = chain.chainId
   })
+  // Derived when a step first reads one (most scenarios read one funded account of ten).
   caps.accounts.forEach((key, i) => {
-    vars[`accounts.${i}.address`] = addressOf(key)
+    const name = `accounts.${i}.address`
+    Object.defineProperty(vars, name, {
+      enumerable: true,
+      configurable: true,
+      get: () => addressOf(key),
+      set: (value: unknown) => {
+        Object.defineProperty(vars, name, { value, enumerable: true, configurable: true, writable: true })
+      },
+    })
   })
   for (const [name, address] of Object.entries(caps.contracts)) vars[`contracts.${name}`] = address
   for (const [name, address] of Object.entries(caps.tokens)) vars[`tokens.${name}`] = address

@@ -96,6 +96,12 @@ export const HttpStep = z.strictObject({
       timeoutSeconds: z.number().positive().default(60),
       /** The longest pause between two requests: the runner starts at 25 ms and doubles up to it. */
       intervalMs: z.number().int().positive().default(500),
+      /**
+       * A final state (body path → matchers, e.g. `/status: { oneOf: [FAILED, EXPIRED] }`): an
+       * answer that matches them all while `expect` still fails ends the poll at once, as the
+       * state will not change any more; its checks are the step's.
+       */
+      final: z.record(z.string(), Matcher).optional(),
     })
     .optional(),
   /** name → `/json/pointer`, `dotted.path` or `header:<name>`; later steps use `${name}`. */

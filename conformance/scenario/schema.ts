@@ -207,6 +207,12 @@ export const WebhookStep = z.strictObject({
     signature: z.enum(['valid', 'absent', 'invalid']),
     /** Picks the event: the first of `type` whose body also matches these (e.g. a deposit amount). */
     where: z.record(z.string(), Matcher).optional(),
+    /**
+     * Event types that decide the other way (e.g. `bridge-complete` for an awaited
+     * `bridge-failed`): one of them matching `where` that arrives first fails the step at once
+     * instead of after `withinSeconds`. Only where `where` picks a single deposit.
+     */
+    contradictedBy: z.array(z.string()).optional(),
     body: z.record(z.string(), Matcher).optional(),
     spec: z.string().optional(),
   }),

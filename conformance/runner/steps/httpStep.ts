@@ -5,7 +5,7 @@ import { captureValues } from '../captures'
 import { type Evaluation, evaluate, evaluateAnyOf } from '../evaluate'
 import { excerpt } from '../excerpt'
 import { interpolate } from '../interpolate'
-import { type PathRead, readPath } from '../matchers'
+import { applyMatcher, type PathRead, readPath } from '../matchers'
 import { normalizeCaip2 } from '../profile'
 import { type HttpResponse, sendRequest } from '../sendRequest'
 import type { HttpExcerpt } from '../types'
@@ -27,12 +27,20 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
   const exchange: HttpExcerpt = { request: requestExcerpt(request, context.apiKey) }
   const poll = step.poll && {
     ...step.poll,
+    final: step.poll.final && interpolate(step.poll.final, vars),
     until: Math.min(run.deadline, Date.now() + step.poll.timeoutSeconds * 1000),
   }
+  /** Whether the answer is in the poll's final state (it will not change, whatever the wait). */
+  const settled = (answer: HttpResponse) =>
+    poll?.final !== undefined &&
+    Object.entries(poll.final).every(
+      ([path, matcher]) => applyMatcher(readPath(answer.json, path), matcher).ok,
+    )
 
   let response: HttpResponse
   let results: Evaluation[]
   let attempts = 0
+  let final = false
   for (;;) {
     attempts++
     try {
@@ -49,6 +57,11 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
     results = evaluate(expect, response)
     const done = results.every((r) => r.ok) && (!expect.anyOf || evaluateAnyOf(expect.anyOf, response).ok)
     if (!poll || done) break
+    // A final state other than the expected one: waiting longer cannot change the verdict.
+    if (settled(response)) {
+      final = true
+      break
+    }
     // Soon at first (a state often changes within milliseconds), then less often up to intervalMs.
     const pause = Math.min(poll.intervalMs, FIRST_POLL_PAUSE_MS * 2 ** (attempts - 1))
     if (Date.now() + pause > poll.until) break
@@ -58,7 +71,9 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
   if (poll && !results.every((r) => r.ok))
     for (const result of results)
       if (!result.ok)
-        result.message = `${result.message ?? result.name} (still, after ${attempts} polls over ${poll.timeoutSeconds}s)`
+        result.message = final
+          ? `${result.message ?? result.name} (a final state after ${attempts} poll${attempts === 1 ? '' : 's'}: the answer matches the poll's final ${JSON.stringify(poll.final)})`
+          : `${result.message ?? result.name} (still, after ${attempts} polls over ${poll.timeoutSeconds}s)`
 
   if (expect.anyOf) results.push(evaluateAnyOf(expect.anyOf, response))
   for (const { name, ok, expected, actual, message } of results)

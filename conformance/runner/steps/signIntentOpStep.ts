@@ -1,7 +1,6 @@
 import { isAddress } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import type { SignIntentOpStep } from '../../scenario/schema'
-import { signerKey } from '../chainActions'
+import { signerAccount } from '../chainActions'
 import { interpolate } from '../interpolate'
 import { namedContract } from '../namedContract'
 import { CANONICAL_SIGNING_CONTRACTS, type SigningContracts, signIntentOp } from '../signIntentOp'
@@ -12,7 +11,7 @@ import type { StepRun } from './stepRun'
 export async function signIntentOpStep(step: SignIntentOpStep, run: StepRun): Promise<void> {
   const { caps } = run.context
   const sign = interpolate(step.signIntentOp, run.vars)
-  const account = privateKeyToAccount(signerKey(caps, sign.account))
+  const account = signerAccount(caps, sign.account)
   run.vars[step.captureAs] = await signIntentOp(sign.intentOp, account, signingContracts(caps))
 }
 

@@ -3,6 +3,7 @@ import { captureValues } from '../captures'
 import { interpolate } from '../interpolate'
 import { applyMatcher, readPath } from '../matchers'
 import { NotApplicableError } from '../notApplicableError'
+import type { ReceivedWebhook } from '../webhookReceiver'
 import type { StepRun } from './stepRun'
 
 /**
@@ -16,22 +17,32 @@ export async function webhookStep(step: WebhookStep, run: StepRun): Promise<void
   if (!context.receiver || !inboxId)
     throw new NotApplicableError('no webhook receiver reachable by the target')
   const timeout = Math.min(expectation.withinSeconds * 1000, Math.max(0, run.deadline - Date.now()))
-  const hook = await context.receiver.waitFor(
+  const picked = (h: ReceivedWebhook) =>
+    Object.entries(expectation.where ?? {}).every(
+      ([path, matcher]) => applyMatcher(readPath(h.json, path), matcher).ok,
+    )
+  const typeOf = (h: ReceivedWebhook) => readPath(h.json, '/type').value
+  const contradicting = (h: ReceivedWebhook) =>
+    expectation.contradictedBy?.includes(String(typeOf(h))) === true && picked(h)
+  // The awaited event, or one that decides the other way (its wait would be for nothing).
+  const first = await context.receiver.waitFor(
     inboxId,
-    (h) =>
-      readPath(h.json, '/type').value === expectation.type &&
-      Object.entries(expectation.where ?? {}).every(
-        ([path, matcher]) => applyMatcher(readPath(h.json, path), matcher).ok,
-      ),
+    (h) => (typeOf(h) === expectation.type && picked(h)) || contradicting(h),
     timeout,
   )
-  const received = context.receiver.received(inboxId).map((h) => readPath(h.json, '/type').value)
+  const hook = first && !contradicting(first) ? first : undefined
+  const received = context.receiver.received(inboxId).map(typeOf)
+  const wanted = `a ${expectation.type} event${expectation.where ? ` where ${JSON.stringify(expectation.where)}` : ''}`
   check(
     `webhook ${expectation.type}`,
     hook !== undefined,
     {
-      expected: `a ${expectation.type} event${expectation.where ? ` where ${JSON.stringify(expectation.where)}` : ''} within ${expectation.withinSeconds}s`,
+      expected: `${wanted} within ${expectation.withinSeconds}s`,
       actual: received.length ? `received: ${received.join(', ')}` : 'nothing received',
+      message:
+        first && !hook
+          ? `a ${String(typeOf(first))} event arrived for it instead, which rules out ${wanted}`
+          : undefined,
     },
     spec,
   )

@@ -1,0 +1,148 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type LoadedScenario, parseScenario } from '../scenario/loadScenarios'
+import { runConformance } from './runConformance'
+
+/**
+ * A target whose intents end as asked (GET /intents/failed stays FAILED, GET /intents/late is
+ * PENDING twice, then COMPLETED) and that sends the webhooks it is asked to (POST /emit
+ * `{url, events: [{type, account, delayMs}]}`, unsigned), each after its delay.
+ */
+let server: Server
+let target: string
+const polls = new Map<string, number>()
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const json = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+      const intent = /^\/intents\/(\w+)$/.exec(req.url ?? '')?.[1]
+      if (req.method === 'GET' && intent) {
+        const count = (polls.get(intent) ?? 0) + 1
+        polls.set(intent, count)
+        if (intent === 'failed') return json(200, { status: 'FAILED' })
+        return json(200, { status: count > 2 ? 'COMPLETED' : 'PENDING' })
+      }
+      if (req.method === 'POST' && req.url === '/emit') {
+        const { url, events } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          url: string
+          events: { type: string; account: string; delayMs: number }[]
+        }
+        for (const { type, account, delayMs } of events)
+          setTimeout(() => {
+            fetch(url, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ type, data: { account } }),
+            }).catch(() => {})
+          }, delayMs)
+        return json(202, { sent: events.length })
+      }
+      json(404, {})
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  target = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    }),
+)
+
+function scenario(text: string): LoadedScenario {
+  const parsed = parseScenario(text, 'inline.yaml')
+  if (!parsed.scenario) throw new Error(JSON.stringify(parsed.problems))
+  return { ...parsed.scenario, pack: 'inline', file: 'inline.yaml' }
+}
+
+const run = (text: string) => runConformance({ target, apiKey: 'key', scenarios: [scenario(text)] })
+
+describe('the runner concludes as soon as the outcome is decided', () => {
+  test('a poll ends at its final state, not at its time limit; a state that is not final is polled on', async () => {
+    const started = performance.now()
+    const failed = await run(`
+id: poll.final
+title: an intent that fails
+spec: test
+steps:
+  - http: { method: GET, path: /intents/failed }
+    poll: { timeoutSeconds: 30, intervalMs: 100, final: { /status: { equals: FAILED } } }
+    expect: { status: 200, body: { /status: { equals: COMPLETED } } }
+`)
+    expect(performance.now() - started).toBeLessThan(5_000)
+    const check = failed.scenarios[0]!.checks.find((c) => c.name === 'body /status')!
+    expect(check.status).toBe('failed')
+    expect(check.actual).toBe('FAILED')
+    expect(check.message).toMatch(/a final state after 1 poll/)
+    expect(polls.get('failed')).toBe(1)
+
+    const late = await run(`
+id: poll.late
+title: an intent that completes after two polls
+spec: test
+steps:
+  - http: { method: GET, path: /intents/late }
+    poll: { timeoutSeconds: 30, intervalMs: 100, final: { /status: { equals: FAILED } } }
+    expect: { status: 200, body: { /status: { equals: COMPLETED } } }
+`)
+    expect(late.scenarios[0]!.status).toBe('passed')
+    expect(polls.get('late')).toBe(3)
+  })
+
+  test('an awaited webhook fails when a contradicting one for the same pick arrives; one for another does not decide', async () => {
+    const started = performance.now()
+    const contradicted = await run(`
+id: webhook.contradicted
+title: a deposit bridged where it should have failed
+spec: test
+steps:
+  - http:
+      method: POST
+      path: /emit
+      body: { url: "\${webhook.url}", events: [{ type: bridge-complete, account: a, delayMs: 0 }] }
+    expect: { status: 202 }
+  - name: a fails
+    webhook:
+      type: bridge-failed
+      contradictedBy: [bridge-complete]
+      withinSeconds: 30
+      signature: absent
+      where: { /data/account: { equals: a } }
+`)
+    expect(performance.now() - started).toBeLessThan(5_000)
+    const check = contradicted.scenarios[0]!.checks.find((c) => c.name === 'webhook bridge-failed')!
+    expect(check.status).toBe('failed')
+    expect(check.message).toMatch(/a bridge-complete event arrived for it instead/)
+    expect(check.actual).toBe('received: bridge-complete')
+
+    // Another account's outcome decides nothing: the awaited event, later, passes.
+    const awaited = await run(`
+id: webhook.awaited
+title: another deposit bridged, then the awaited failure
+spec: test
+steps:
+  - http:
+      method: POST
+      path: /emit
+      body:
+        url: "\${webhook.url}"
+        events: [{ type: bridge-complete, account: b, delayMs: 0 }, { type: bridge-failed, account: a, delayMs: 300 }]
+    expect: { status: 202 }
+  - name: a fails
+    webhook:
+      type: bridge-failed
+      contradictedBy: [bridge-complete]
+      withinSeconds: 30
+      signature: absent
+      where: { /data/account: { equals: a } }
+`)
+    expect(awaited.scenarios[0]!.status).toBe('passed')
+  })
+})

@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { describe, expect, test } from 'vitest'
+import { holdTargetAlone, shareTarget } from './keyLock'
+
+describe('the target lock of runs side by side', () => {
+  test('scenarios share a target; one that runs alone waits for them, and they wait for it', async () => {
+    const target = `http://127.0.0.1:1/${randomBytes(6).toString('hex')}`
+    const events: string[] = []
+    const first = await shareTarget(target)
+    const second = await shareTarget(target)
+    const alone = holdTargetAlone(target).then((release) => {
+      events.push('alone')
+      return release
+    })
+    await sleep(150)
+    expect(events).toEqual([])
+    await first()
+    await sleep(100)
+    expect(events).toEqual([])
+    await second()
+    const releaseAlone = await alone
+    expect(events).toEqual(['alone'])
+    const later = shareTarget(target).then((release) => {
+      events.push('shared')
+      return release
+    })
+    await sleep(150)
+    expect(events).toEqual(['alone'])
+    await releaseAlone()
+    await (await later)()
+    expect(events).toEqual(['alone', 'shared'])
+  })
+})
