@@ -217,17 +217,20 @@ export async function readJournal(path: string): Promise<JournalContents> {
 }
 
 /**
- * The journal's events in the order they began (`seq`), bodies decoded, one at a time: memory
- * stays bounded by the reorder window whatever the journal's size.
+ * The journal's events in the order they began (`seq`), bodies decoded, one at a time. The
+ * reorder window holds only each waiting event's header and where its body lies in the file;
+ * a body is read and decoded when its event is yielded, so memory stays bounded by the window's
+ * headers plus one event, whatever the size of the journal or of its bodies.
  *
  * @example
  * for await (const event of journalEvents('bug.yaml.journal')) console.log(event.seq)
  */
 export async function* journalEvents(path: string): AsyncGenerator<RecordedEvent> {
+  type Waiting = { seq: number; header: Record<string, unknown>; bodyAt: number; bodyLength: number }
   // A small binary heap on seq: events were appended when they ended, out of order by at most the
   // number of exchanges in flight at once.
-  const heap: RecordedEvent[] = []
-  const push = (event: RecordedEvent) => {
+  const heap: Waiting[] = []
+  const push = (event: Waiting) => {
     heap.push(event)
     for (let i = heap.length - 1; i > 0; ) {
       const parent = (i - 1) >> 1
@@ -236,7 +239,7 @@ export async function* journalEvents(path: string): AsyncGenerator<RecordedEvent
       i = parent
     }
   }
-  const pop = (): RecordedEvent => {
+  const pop = (): Waiting => {
     const top = heap[0]!
     const last = heap.pop()!
     if (heap.length > 0) {
@@ -254,14 +257,41 @@ export async function* journalEvents(path: string): AsyncGenerator<RecordedEvent
     }
     return top
   }
-  for await (const item of frames(path, true)) {
-    if ('truncatedBytes' in item) continue
-    const event = toEvent(item.header, item.body)
-    if (!event) continue
-    push(event)
-    if (heap.length > REORDER_WINDOW) yield pop()
+  const bodies = await open(path, 'r')
+  const decode = async (waiting: Waiting): Promise<RecordedEvent | undefined> => {
+    const body = Buffer.allocUnsafe(waiting.bodyLength)
+    let got = 0
+    while (got < body.length) {
+      const { bytesRead } = await bodies.read(body, got, body.length - got, waiting.bodyAt + got)
+      if (bytesRead === 0) break
+      got += bytesRead
+    }
+    return toEvent(waiting.header, body.subarray(0, got))
   }
-  while (heap.length > 0) yield pop()
+  try {
+    for await (const item of frames(path, false)) {
+      if ('truncatedBytes' in item) continue
+      const { header } = item
+      if (header.k !== 'h' && header.k !== 'c' && header.k !== 'w') continue
+      const seq = (header.x as { seq?: unknown } | undefined)?.seq
+      push({
+        seq: typeof seq === 'number' ? seq : Number.MAX_SAFE_INTEGER,
+        header,
+        bodyAt: item.bodyAt,
+        bodyLength: item.bodyLength,
+      })
+      if (heap.length > REORDER_WINDOW) {
+        const event = await decode(pop())
+        if (event) yield event
+      }
+    }
+    while (heap.length > 0) {
+      const event = await decode(pop())
+      if (event) yield event
+    }
+  } finally {
+    await bodies.close()
+  }
 }
 
 /** Deletes a journal (after its scenario was written). */
@@ -269,7 +299,8 @@ export async function removeJournal(path: string): Promise<void> {
   await rm(path, { force: true })
 }
 
-type Frame = { header: Record<string, unknown>; body: Buffer }
+/** A frame: its header, its body (when read) and where the body lies in the file. */
+type Frame = { header: Record<string, unknown>; body: Buffer; bodyAt: number; bodyLength: number }
 
 function toEvent(header: Record<string, unknown>, body: Buffer): RecordedEvent | undefined {
   if (header.k === 'h') {
@@ -341,7 +372,7 @@ async function* frames(
         // A copy: the block is reused by the next read.
         body = Buffer.from(bytes)
       }
-      yield { header, body }
+      yield { header, body, bodyAt: position + 8 + headLength, bodyLength }
       position += 4 + length
     }
     yield { truncatedBytes: size - position }
