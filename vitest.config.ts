@@ -1,18 +1,77 @@
-import { defineConfig } from 'vitest/config'
+import { relative } from 'node:path'
+import { configDefaults, defineConfig } from 'vitest/config'
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
+
+// Files that run against the devnets the 'shared-devnet' project's global setup starts
+// (integrations/vitest.ts, as integrators use it) instead of starting their own simulator.
+const sharedDevnetFiles = [
+  'test/e2e/simulator.e2e.test.ts',
+  'test/e2e/sdkCalls.e2e.test.ts',
+  'test/e2e/settlement.e2e.test.ts',
+  'test/support/sharedDevnet.test.ts',
+]
+
+/**
+ * Longest files first across both projects, as vitest orders one project's files: its own
+ * sequencer puts every file of one project before the other's, so the unit project's long files
+ * would wait behind the shared project's. Unknown files first; ties keep vitest's order.
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files)
+    const duration = (spec: TestSpecification) => {
+      const path = relative(this.ctx.config.root, spec.moduleId)
+      // Results from before the projects were keyed without a project name.
+      const cached =
+        this.ctx.cache.getFileTestResults(`${spec.project.name}:${path}`) ??
+        this.ctx.cache.getFileTestResults(`:${path}`)
+      return cached?.duration ?? Number.POSITIVE_INFINITY
+    }
+    return sorted.sort(
+      (a, b) =>
+        a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder ||
+        duration(b) - duration(a) ||
+        0,
+    )
+  }
+}
 
 export default defineConfig({
   test: {
-    include: [
-      'simulator/**/*.test.ts',
-      'conformance/**/*.test.ts',
-      'contracts/**/*.test.ts',
-      'scripts/**/*.test.ts',
-      'test/**/*.test.ts',
-      'integrations/**/*.test.ts',
-    ],
+    sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Each file starts its own Anvil processes on port 0; two cores, so keep the pool small.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: [
+            'simulator/**/*.test.ts',
+            'conformance/**/*.test.ts',
+            'contracts/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'test/**/*.test.ts',
+            'integrations/**/*.test.ts',
+          ],
+          exclude: [...configDefaults.exclude, ...sharedDevnetFiles],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'shared-devnet',
+          include: sharedDevnetFiles,
+          // Started only when a selected file belongs to this project: one simulator per worker
+          // (perWorker), so these files run beside the unit files, each alone on its worker's
+          // devnet, isolating with snapshot/revert. (fileParallelism: false would run them one by
+          // one after every other file: vitest 4 puts such a project in a group of its own.)
+          globalSetup: ['./integrations/vitest.ts'],
+          provide: { intentDevnetOptions: { chains: [10, 8453, 42161], perWorker: true } },
+        },
+      },
+    ],
   },
 })

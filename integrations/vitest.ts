@@ -1,7 +1,7 @@
+import { createRequire } from 'node:module'
 import { afterEach, beforeEach, inject } from 'vitest'
 import type { TestProject } from 'vitest/node'
 import type { DevnetManifest } from '../conformance/spec'
-import { startSimulator } from '../simulator/startSimulator'
 
 /** What the global setup starts: `test.provide.intentDevnetOptions` in the vitest config. */
 export type IntentDevnetVitestOptions = {
@@ -11,20 +11,30 @@ export type IntentDevnetVitestOptions = {
   strictVersion?: boolean | undefined
   quoteTtlSeconds?: number | undefined
   swapFeeBps?: number | undefined
+  /**
+   * One devnet per worker (as many as the project's `maxWorkers`) instead of one for the run:
+   * files then run in parallel, each on its worker's devnet (`workerDevnet()`), and may isolate
+   * with snapshot/revert without `fileParallelism: false` (a project vitest 4 runs after all the
+   * parallel ones). Default false.
+   */
+  perWorker?: boolean | undefined
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The manifest of the devnet the global setup started (`inject('intentDevnet')`). */
+    /** The manifest of the devnet the global setup started (`inject('intentDevnet')`; with `perWorker`, the first). */
     intentDevnet: DevnetManifest
+    /** With `perWorker`: every worker's devnet, the one of `VITEST_POOL_ID` n at n - 1 (`workerDevnet()`). */
+    intentDevnets?: DevnetManifest[]
     /** Options for the global setup (`test.provide` in the vitest config). */
     intentDevnetOptions?: IntentDevnetVitestOptions
   }
 }
 
 /**
- * Vitest global setup: starts one simulator (its chains and the service, on free ports) for the
- * whole run, provides its manifest as `inject('intentDevnet')`, and stops it when the run ends.
+ * Vitest global setup: starts one devnet (its chains and the service, on free ports, in a child
+ * process: `intent-devnet up`) for the whole run, or one per worker with `perWorker`, provides
+ * its manifest as `inject('intentDevnet')`, and stops it when the run ends.
  *
  * @example
  * // vitest.config.ts
@@ -34,17 +44,58 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const options = project.config.provide?.intentDevnetOptions ?? {}
-  const sim = await startSimulator({
-    port: 0,
-    chainIds: options.chains,
-    apiKey: options.apiKey,
-    strictVersion: options.strictVersion,
-    quoteTtlSeconds: options.quoteTtlSeconds,
-    swapFeeBps: options.swapFeeBps,
-    logger: false,
-  })
-  project.provide('intentDevnet', sim.manifest())
-  return () => sim.close()
+  // Each devnet in a process of its own (integrations/devnetProcess.cjs, as the Jest setup does):
+  // its service runs on a core of its own rather than on vitest's main thread, and it stops
+  // with this process however the run ends.
+  const { startDevnetProcess } = createRequire(import.meta.url)('./devnetProcess.cjs') as {
+    startDevnetProcess: (options: IntentDevnetVitestOptions) => Promise<{
+      manifest: DevnetManifest
+      stop: () => Promise<void>
+    }>
+  }
+  const count = options.perWorker ? Math.max(1, project.config.maxWorkers) : 1
+  const started = await Promise.allSettled(
+    Array.from({ length: count }, () =>
+      startDevnetProcess({
+        chains: options.chains,
+        apiKey: options.apiKey,
+        strictVersion: options.strictVersion,
+        quoteTtlSeconds: options.quoteTtlSeconds,
+        swapFeeBps: options.swapFeeBps,
+      }),
+    ),
+  )
+  const sims = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
+  const failed = started.find((result) => result.status === 'rejected')
+  if (failed) {
+    await Promise.all(sims.map((sim) => sim.stop()))
+    throw failed.reason
+  }
+  project.provide('intentDevnet', sims[0]!.manifest)
+  if (options.perWorker)
+    project.provide(
+      'intentDevnets',
+      sims.map((sim) => sim.manifest),
+    )
+  return async () => {
+    await Promise.all(sims.map((sim) => sim.stop()))
+  }
+}
+
+/**
+ * The manifest of the devnet this test file runs against: with `perWorker`, its worker's
+ * (`VITEST_POOL_ID`: no other file runs in that worker at the same time); otherwise the run's
+ * one devnet, as `inject('intentDevnet')`.
+ */
+export function workerDevnet(): DevnetManifest {
+  const all = inject('intentDevnets')
+  if (!all) return inject('intentDevnet')
+  const manifest = all[Number(process.env.VITEST_POOL_ID) - 1]
+  if (!manifest)
+    throw new Error(
+      `No devnet for worker ${process.env.VITEST_POOL_ID}: the global setup started ${all.length}.`,
+    )
+  return manifest
 }
 
 /** Calls the devnet's control API with the manifest's key. */
@@ -59,15 +110,12 @@ async function control<result>(manifest: DevnetManifest, path: string, body: unk
 }
 
 /** Snapshots every chain (and the clock) through `POST /_devnet/snapshot`; returns the snapshot id. */
-export async function snapshotDevnet(manifest: DevnetManifest = inject('intentDevnet')): Promise<string> {
+export async function snapshotDevnet(manifest: DevnetManifest = workerDevnet()): Promise<string> {
   return (await control<{ id: string }>(manifest, '/_devnet/snapshot', {})).id
 }
 
 /** Reverts every chain (and the clock) to a snapshot through `POST /_devnet/revert`. */
-export async function revertDevnet(
-  id: string,
-  manifest: DevnetManifest = inject('intentDevnet'),
-): Promise<void> {
+export async function revertDevnet(id: string, manifest: DevnetManifest = workerDevnet()): Promise<void> {
   await control(manifest, '/_devnet/revert', { id })
 }
 
@@ -76,7 +124,7 @@ export async function revertDevnet(
  * `describe`), a revert after it, so every test starts from the same chain state and clock.
  * Chains and clock only: the service's own records (intents, quotes, deposits) are not rolled
  * back. Files that isolate this way must not run at the same time as other files that change
- * the chains (`fileParallelism: false`, or a project of their own).
+ * the same chains (`fileParallelism: false`, a project of their own, or `perWorker`).
  *
  * @example
  * import { isolateDevnet } from 'intent-devnet/vitest'

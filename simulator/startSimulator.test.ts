@@ -1,3 +1,4 @@
+// Own simulators, not the shared devnet: this file tests starting, closing and resuming from a state dir.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

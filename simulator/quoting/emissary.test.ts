@@ -1,3 +1,4 @@
+// Own devnet, not the shared one: it drives in-process quoting with the Devnet object (clock, allocator key), which a worker of the shared devnet does not have.
 import {
   type Address,
   concat,

@@ -1,3 +1,4 @@
+// Own devnet, not the shared one: it counts the in-process quoting's eth_calls per chain of a 2-chain devnet and uses the Devnet object (clock, keys).
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { serializerCompiler } from 'fastify-type-provider-zod'

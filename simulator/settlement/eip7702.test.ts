@@ -1,3 +1,4 @@
+// Own devnet, not the shared one: its in-process relayer (createServices) would share the relayer key with the shared service (two nonce queues on one key).
 import {
   concat,
   encodeAbiParameters,

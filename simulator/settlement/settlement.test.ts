@@ -1,3 +1,4 @@
+// Own devnet, not the shared one: in-process relayers restarted on state dirs, clock advanced, snapshot/revert by the Devnet object, and 100 funded accounts.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,3 +1,4 @@
+// Own devnet, not the shared one: the in-process withdrawal service signs with the Devnet object's allocator key and clock.
 import { type Address, createWalletClient, erc20Abi, http, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BatchWithdrawalResponse, WithdrawalResponse } from '../../conformance/spec/index'

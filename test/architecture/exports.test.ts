@@ -43,6 +43,7 @@ test('intent-devnet/vitest', async () => {
       "isolateDevnet",
       "revertDevnet",
       "snapshotDevnet",
+      "workerDevnet",
     ]
   `)
 })

@@ -1,3 +1,4 @@
+// Own simulator, not the shared devnet: it asserts an empty intent list and sets the deposit processor's webhook, service state a revert does not roll back.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'

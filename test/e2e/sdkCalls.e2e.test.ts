@@ -11,9 +11,10 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { arbitrum, base, optimism } from 'viem/chains'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { addresses } from '../../contracts/addresses'
 import { ExecutorTestCounter } from '../../contracts/generated/artifacts'
+import { isolateDevnet } from '../../integrations/vitest'
 import {
   approvePermit2,
   balanceOf,
@@ -27,7 +28,7 @@ import {
   isForwardRunToCompleted,
   minedTransactionProblem,
 } from '../../simulator/settlement/testing/e2eClient'
-import { type Simulator, startSimulator } from '../../simulator/startSimulator'
+import { isolateFile, sharedDevnet } from '../support/sharedDevnet'
 
 /**
  * The public SDK 1.x, unmodified, sending intents WITH destination calls to a started simulator:
@@ -38,20 +39,18 @@ import { type Simulator, startSimulator } from '../../simulator/startSimulator'
 const usdc = (n: number) => parseUnits(String(n), 6)
 const DEST = 8453
 const COUNTER = getAddress('0x00000000000000000000000000000000c0ffee02')
-let sim: Simulator
+const sim = sharedDevnet()
 let http: ReturnType<typeof createE2eClient>
 
+isolateFile()
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, chainIds: [10, DEST, 42161] })
   http = createE2eClient(sim)
   await sim.devnet
     .chain(DEST)
     .testClient.setCode({ address: COUNTER, bytecode: ExecutorTestCounter.deployedBytecode })
 }, 180_000)
 
-afterAll(async () => {
-  await sim?.close()
-})
+isolateDevnet()
 
 const who = (label: string) => privateKeyToAccount(keccak256(toHex(`sdkCalls.e2e ${label}`)))
 const usdcOf = (chainId: number) => tokenAddress(chainId, 'USDC')

@@ -2,13 +2,11 @@ import { RhinestoneSDK } from '@rhinestone/sdk'
 import { type Address, type Hex, parseUnits, type TypedDataDefinition } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { base, optimism } from 'viem/chains'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Devnet, startDevnet } from '../../simulator/devnet/startDevnet'
+import { describe, expect, it } from 'vitest'
+import { isolateDevnet } from '../../integrations/vitest'
 import { compactTypedData, permit2TypedData } from '../../simulator/eip712/typedData'
-import { createFaults } from '../../simulator/faults/faults'
-import { type StartServiceReturnType, startService } from '../../simulator/http/startService'
 import { approvePermit2, balanceOf, tokenAddress } from '../../simulator/settlement/testing/buildSignedIntent'
-import { createServices } from '../../simulator/startSimulator'
+import { isolateFile, sharedDevnet } from '../support/sharedDevnet'
 
 /**
  * End to end through HTTP: the quoting service and the relayer wired into the running service,
@@ -17,22 +15,13 @@ import { createServices } from '../../simulator/startSimulator'
 const usdc = (n: number) => parseUnits(String(n), 6)
 const ALPS = '2026-01.alps'
 const BLANC = '2026-04.blanc'
-let devnet: Devnet
-let stack: Awaited<ReturnType<typeof createServices>>
-let service: StartServiceReturnType
+// The shared devnet's service (chains 10, 8453, 42161): the quoting service and the relayer
+// wired into it as startSimulator wires them.
+const service = sharedDevnet()
+const { devnet } = service
 
-beforeAll(async () => {
-  devnet = await startDevnet({ chainIds: [10, 8453, 42161], accountCount: 6 })
-  const faults = createFaults()
-  stack = await createServices({ devnet, faults })
-  service = await startService({ port: 0, services: stack.services, faults })
-}, 120_000)
-
-afterAll(async () => {
-  await service?.close()
-  await stack?.stop()
-  await devnet?.stop()
-})
+isolateFile()
+isolateDevnet()
 
 async function call(method: string, path: string, body?: unknown, version?: string) {
   const response = await fetch(`${service.baseUrl}${path}`, {

@@ -11,9 +11,10 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { base, optimism } from 'viem/chains'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { addresses } from '../../contracts/addresses'
 import { ExecutorTestCounter } from '../../contracts/generated/artifacts'
+import { isolateDevnet } from '../../integrations/vitest'
 import type { TypedDataJson } from '../../simulator/eip712/typedData'
 import {
   compactTypedData,
@@ -38,7 +39,7 @@ import {
   minedTransactionProblem,
 } from '../../simulator/settlement/testing/e2eClient'
 import { nexusAccountFor } from '../../simulator/settlement/testing/nexusAccount'
-import { type Simulator, startSimulator } from '../../simulator/startSimulator'
+import { isolateFile, sharedDevnet } from '../support/sharedDevnet'
 
 /**
  * End to end against the composed simulator (startSimulator: devnet + quoting + settlement +
@@ -48,11 +49,11 @@ import { type Simulator, startSimulator } from '../../simulator/startSimulator'
 const usdc = (n: number) => parseUnits(String(n), 6)
 const DEST = 8453
 const COUNTER = getAddress('0x00000000000000000000000000000000c0ffee01')
-let sim: Simulator
+const sim = sharedDevnet()
 let http: ReturnType<typeof createE2eClient>
 
+isolateFile()
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, chainIds: [10, DEST, 42161] })
   http = createE2eClient(sim)
   // A small contract on the destination whose state destination executions change.
   await sim.devnet
@@ -60,9 +61,7 @@ beforeAll(async () => {
     .testClient.setCode({ address: COUNTER, bytecode: ExecutorTestCounter.deployedBytecode })
 }, 180_000)
 
-afterAll(async () => {
-  await sim?.close()
-})
+isolateDevnet()
 
 const owner = (label: string) => privateKeyToAccount(keccak256(toHex(`simulator.e2e ${label}`)))
 const funder = (i: number) => sim.devnet.keys.accounts[i]!.account
