@@ -108,6 +108,17 @@ describe.skipIf(!enabled)('the npm package', () => {
     const exited = new Promise((resolve) => child.once('exit', resolve))
     process.kill(-child.pid!, 'SIGTERM')
     await exited
+    // npx itself exits at once on SIGTERM; the CLI, which got the signal too, stops its service
+    // and its Anvils in its own time: it must be gone within seconds.
+    const deadline = Date.now() + 10_000
+    let answering = true
+    while (answering && Date.now() < deadline) {
+      answering = await fetch(`${baseUrl}/health`, { headers: { connection: 'close' } }).then(
+        () => true,
+        () => false,
+      )
+      if (answering) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
     await expect(fetch(`${baseUrl}/health`)).rejects.toThrow()
   }, 120_000)
 
