@@ -514,18 +514,7 @@ export function relayConnection<Token>(client: Socket, handlers: RelayHandlers<T
       send(Buffer.concat([Buffer.from(head, 'latin1'), delivered]))
     }
     const closeAfter = request!.close || upstreamCloses || framing.kind === 'close'
-    handlers.done(
-      {
-        head: request!.head,
-        started,
-        ended: performance.now(),
-        requestBody: request!.body,
-        status,
-        responseHeaders,
-        responseBody: delivered,
-      },
-      token,
-    )
+    reportExchange(delivered)
     pending = EMPTY
     if (upstreamCloses || framing.kind === 'close') {
       const socket = upstream
@@ -576,7 +565,8 @@ export function relayConnection<Token>(client: Socket, handlers: RelayHandlers<T
     settle(failed.close)
   }
 
-  function finishExchange(): void {
+  /** Hands the finished exchange (the answer as the client got it) to the recorder. */
+  function reportExchange(responseBody: Buffer): void {
     handlers.done(
       {
         head: request!.head,
@@ -585,10 +575,14 @@ export function relayConnection<Token>(client: Socket, handlers: RelayHandlers<T
         requestBody: request!.body,
         status,
         responseHeaders,
-        responseBody: EMPTY,
+        responseBody,
       },
       token,
     )
+  }
+
+  function finishExchange(): void {
+    reportExchange(EMPTY)
     request = undefined
     busy = false
   }

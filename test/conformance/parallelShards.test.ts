@@ -9,6 +9,13 @@ beforeAll(async () => {
 })
 afterAll(() => local?.stop())
 
+/** Each scenario's id, status and failed checks over every shard, sorted. */
+const verdictsOf = (runs: Awaited<ReturnType<typeof runConformance>>[]) =>
+  runs
+    .flatMap((run) => run.scenarios)
+    .map((s) => [s.id, s.status, s.checks.filter((c) => c.status === 'failed').map((c) => c.id)])
+    .sort()
+
 describe('two shards side by side against one simulator and one key', () => {
   test('give the same verdicts as one run: scenarios that set per-key state are serialized on the key', async () => {
     const scenarios = await loadScenarios({ packs: ['deposit-processor', 'webhooks', 'deposits'] })
@@ -16,10 +23,7 @@ describe('two shards side by side against one simulator and one key', () => {
     const shards = await Promise.all(
       [1, 2].map((index) => runConformance({ ...base, shard: { index, total: 2 } })),
     )
-    const verdicts = shards
-      .flatMap((run) => run.scenarios)
-      .map((s) => [s.id, s.status, s.checks.filter((c) => c.status === 'failed').map((c) => c.id)])
-      .sort()
+    const verdicts = verdictsOf(shards)
     expect(verdicts).toEqual(scenarios.map((s) => [s.id, 'passed', []]).sort())
     const states = shards.flatMap((run) => run.scenarios.map((s) => s.keyState))
     expect(new Set(states)).toEqual(new Set(["serialized on the run's key"]))
@@ -36,10 +40,7 @@ describe('two shards side by side against one simulator, each on its own key (--
     const shards = await Promise.all(
       [1, 2].map((index) => runConformance({ ...base, shard: { index, total: 2 } })),
     )
-    const verdicts = shards
-      .flatMap((run) => run.scenarios)
-      .map((s) => [s.id, s.status, s.checks.filter((c) => c.status === 'failed').map((c) => c.id)])
-      .sort()
+    const verdicts = verdictsOf(shards)
     expect(verdicts).toEqual(scenarios.map((s) => [s.id, 'passed', []]).sort())
     const [first, second] = shards.map(
       (run) => new Set(run.scenarios.flatMap((s) => (s.keyState ? [s.keyState] : []))),
