@@ -262,6 +262,22 @@ describe('the deposit processor on real chains', () => {
     await receiver.waitFor(() => again().length === 1)
     expect(again()[0]!.rawBody.toString()).toBe(JSON.stringify(event!.payload))
   })
+
+  test('a chain reverted under the watcher (evm_revert): a deposit in the blocks mined after it is still seen', async () => {
+    const account = chains.keys.accounts[8]!.address
+    await processor.register('key-a', { account, targetChainId: 8453 })
+    const client = chains.chains.find((chain) => chain.chainId === 1)!.publicClient
+    const id = await client.request({ method: 'evm_snapshot' as never } as never)
+    // The watcher scans past blocks the revert then takes away.
+    for (let i = 0; i < 3; i++) await chains.mint(1, usdc1(), user().address, 1n)
+    await processor.pollOnce()
+    await client.request({ method: 'evm_revert', params: [id] } as never)
+    const receipt = await chains.transfer(1, user(), usdc1(), account, 2_000_000n)
+    await processor.pollOnce()
+    const { deposits } = await processor.listDeposits('key-a', { txHash: receipt.transactionHash })
+    expect(deposits).toHaveLength(1)
+    expect(deposits[0]).toMatchObject({ status: 'completed', chainId: 1, amount: '2000000' })
+  })
 })
 
 describe('restart with a state dir', () => {

@@ -2,6 +2,9 @@ import { scanBlocks } from './chainWatcher'
 import { receiveDeposit } from './receiveDeposit'
 import type { DepositChain, DepositContext } from './types'
 
+/** Blocks scanned again when a chain is found behind the cursor (see scanDeposits). */
+const REWIND_BLOCKS = 64n
+
 /** Parameters of {@link scanDeposits}. */
 export type ScanDepositsParameters = {
   chain: DepositChain
@@ -28,7 +31,16 @@ export async function scanDeposits(
     return store.save()
   }
   const relayers = [...context.chains.values()].map((c) => c.relayer.account.address)
-  for (let cursor = stored; cursor < head; ) {
+  // A cursor ahead of the head: the chain went back under the watcher (`POST /_devnet/revert`, an
+  // integrator's evm_revert), and blocks it mines now reuse numbers already scanned. Scan again
+  // from a little before the head (blocks mined between the revert and this pass included): a
+  // deposit seen twice is received once (deterministic ids).
+  const start = stored > head ? (head > REWIND_BLOCKS ? head - REWIND_BLOCKS : 0n) : stored
+  if (start !== stored) {
+    store.cursors.set(chain.chainId, start)
+    store.save()
+  }
+  for (let cursor = start; cursor < head; ) {
     const from = cursor + 1n
     const to = head < from + maxBlockRange - 1n ? head : from + maxBlockRange - 1n
     const observed = await scanBlocks({
