@@ -1,5 +1,6 @@
-import { Agent, request } from 'node:http'
+import { Agent } from 'node:http'
 import type { HttpTransportConfig } from 'viem'
+import { localHttpPost } from '../util/localHttpPost'
 
 /** What viem's http transport calls instead of `fetch` (its `fetchFn`). */
 export type FetchFn = NonNullable<HttpTransportConfig['fetchFn']>
@@ -18,54 +19,30 @@ export type FetchFn = NonNullable<HttpTransportConfig['fetchFn']>
  * const transport = http(anvil.rpcUrl, { fetchFn: nodeHttpFetch() })
  */
 export function nodeHttpFetch(agent = new Agent({ keepAlive: true })): FetchFn {
-  const fetchFn = (input: string | URL | Request, init?: RequestInit) =>
-    new Promise<Response>((resolve, reject) => {
-      const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url)
-      const signal = init?.signal ?? undefined
-      if (signal?.aborted) return reject(signal.reason)
-      const body = typeof init?.body === 'string' ? init.body : ''
-      const req = request(
-        {
-          agent,
-          hostname: url.hostname,
-          port: url.port,
-          path: `${url.pathname}${url.search}`,
-          method: init?.method ?? 'POST',
-          headers: {
-            ...(init?.headers as Record<string, string> | undefined),
-            'content-length': Buffer.byteLength(body),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = []
-          res.on('data', (chunk: Buffer) => chunks.push(chunk))
-          res.once('error', reject)
-          res.once('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8')
-            const status = res.statusCode ?? 0
-            resolve({
-              ok: status >= 200 && status < 300,
-              status,
-              statusText: res.statusMessage ?? '',
-              // Not the global Headers: that would load undici.
-              headers: {
-                get: (name: string) => {
-                  const value = res.headers[name.toLowerCase()]
-                  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
-                },
-              },
-              body: null,
-              text: async () => text,
-              json: async () => JSON.parse(text),
-            } as unknown as Response)
-          })
-        },
-      )
-      const abort = () => req.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'))
-      signal?.addEventListener('abort', abort, { once: true })
-      req.once('close', () => signal?.removeEventListener('abort', abort))
-      req.once('error', reject)
-      req.end(body)
+  const fetchFn = async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url)
+    const answer = await localHttpPost({
+      agent,
+      url,
+      body: typeof init?.body === 'string' ? init.body : '',
+      headers: init?.headers as Record<string, string> | undefined,
+      signal: init?.signal ?? undefined,
     })
+    return {
+      ok: answer.status >= 200 && answer.status < 300,
+      status: answer.status,
+      statusText: answer.statusText,
+      // Not the global Headers: that would load undici.
+      headers: {
+        get: (name: string) => {
+          const value = answer.headers[name.toLowerCase()]
+          return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
+        },
+      },
+      body: null,
+      text: async () => answer.text,
+      json: async () => JSON.parse(answer.text),
+    } as unknown as Response
+  }
   return fetchFn as FetchFn
 }

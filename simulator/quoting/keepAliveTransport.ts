@@ -5,9 +5,10 @@
 // before each batch), 0.39-0.52x the coalesced 8-account reads, and 0.72-0.80x / 0.79-0.85x the
 // concurrent alps / blanc quotes. `fetchOptions: { keepalive: true }` did not help (undici keeps
 // sockets alive already). Re-run that bench before replacing it.
-import { Agent, request } from 'node:http'
+import { Agent } from 'node:http'
 import { custom, type Transport } from 'viem'
 import { BaseError } from '../util/BaseError'
+import { localHttpPost } from '../util/localHttpPost'
 
 /** A JSON-RPC answer that carries an error (viem maps `code` to its RPC error classes). */
 export class RpcAnswerError extends BaseError {
@@ -71,42 +72,26 @@ export function keepAliveTransport(rpcUrl: string, parameters: KeepAliveTranspor
     throw new RpcHttpError(`keepAliveTransport needs an http:// URL, got ${rpcUrl}.`)
   const agent = new Agent({ keepAlive: true, maxSockets: 64 })
   const timeoutMs = parameters.timeoutMs ?? 10_000
-  const target = { hostname: url.hostname, port: url.port, path: `${url.pathname}${url.search}` }
   let id = 0
 
-  function post(body: string): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const req = request(
-        {
-          ...target,
-          agent,
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-        },
-        (res) => {
-          const chunks: Buffer[] = []
-          res.on('data', (chunk: Buffer) => chunks.push(chunk))
-          res.on('error', reject)
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8')
-            if (res.statusCode !== 200)
-              reject(new RpcHttpError(`RPC ${rpcUrl} answered HTTP ${res.statusCode}: ${text.slice(0, 200)}`))
-            else resolve(text)
-          })
-        },
-      )
-      req.setTimeout(timeoutMs, () =>
-        req.destroy(new RpcHttpError(`RPC ${rpcUrl} did not answer within ${timeoutMs} ms.`)),
-      )
-      req.on('error', (error) =>
-        reject(
-          error instanceof RpcHttpError
-            ? error
-            : new RpcHttpError(`RPC ${rpcUrl}: ${error.message}`, { cause: error }),
-        ),
-      )
-      req.end(body)
-    })
+  async function post(body: string): Promise<string> {
+    let answer: Awaited<ReturnType<typeof localHttpPost>>
+    try {
+      answer = await localHttpPost({
+        agent,
+        url,
+        body,
+        headers: { 'content-type': 'application/json' },
+        timeoutMs,
+        timeoutError: () => new RpcHttpError(`RPC ${rpcUrl} did not answer within ${timeoutMs} ms.`),
+      })
+    } catch (error) {
+      if (error instanceof RpcHttpError) throw error
+      throw new RpcHttpError(`RPC ${rpcUrl}: ${(error as Error).message}`, { cause: error })
+    }
+    if (answer.status !== 200)
+      throw new RpcHttpError(`RPC ${rpcUrl} answered HTTP ${answer.status}: ${answer.text.slice(0, 200)}`)
+    return answer.text
   }
 
   const parse = (text: string): unknown => {
