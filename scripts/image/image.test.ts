@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DevnetManifest } from '../../conformance/spec'
 import { type AnvilInstance, startAnvil } from '../../simulator/devnet/anvil'
+import { isAlive } from '../../test/support/processes'
 import { ensureImage } from './buildImage'
 import { hasDockerEngine } from './dockerEngine'
 
@@ -54,15 +55,6 @@ const output = (command: string, args: string[]) =>
 
 /** Milliseconds of an engine timestamp (RFC 3339 with nanoseconds). */
 const engineTime = (stamp: string) => Date.parse(stamp.replace(/(\.\d{3})\d*/, '$1'))
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 // Needs a Docker engine: skipped on a machine with nothing but npm; `.ci/run` starts one and sets
 // INTENT_DEVNET_REQUIRE_DOCKER, under which a missing engine fails instead (hasDockerEngine).

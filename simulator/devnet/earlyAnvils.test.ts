@@ -4,20 +4,14 @@ import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { createPublicClient, createTestClient, hexToBytes, http } from 'viem'
 import { afterEach, describe, expect, it } from 'vitest'
+import { isAlive } from '../../test/support/processes'
 import { earlyAnvilLauncher, startAnvil } from './anvil'
 import { EARLY_ANVILS, type EarlyAnvil, spawnEarlyAnvil } from './anvilProcess.js'
 
 // The Anvils bin/intent-devnet.js starts before the CLI loads (issue 18), adopted by startDevnet
 // through earlyAnvilLauncher: real processes, spawned as the bin spawns them.
 const registry = globalThis as { [key: symbol]: EarlyAnvil[] | undefined }
-const gone = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return false
-  } catch {
-    return true
-  }
-}
+const gone = (pid: number) => !isAlive(pid)
 const waitGone = async (pid: number) => {
   const deadline = Date.now() + 10_000
   while (!gone(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25))

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
+import { isAlive } from '../support/processes'
 
 // `intent-devnet up` starts its Anvils from the bin, before the CLI's bundle loads, and the
 // devnet adopts them (issue 18): the chains are served by exactly those processes, children of
@@ -21,14 +22,6 @@ const anvilChildren = (pid: number) =>
         return []
       }
     })
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 test.each([
   { args: [], chains: [1, 10, 8453, 42161] },
@@ -75,8 +68,8 @@ test.each([
       await exited
     }
     const deadline = Date.now() + 10_000
-    while (anvils.some(alive) && Date.now() < deadline)
+    while (anvils.some(isAlive) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 25))
-    expect(anvils.filter(alive)).toEqual([])
+    expect(anvils.filter(isAlive)).toEqual([])
   },
 )
