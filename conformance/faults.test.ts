@@ -53,6 +53,7 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
   'intents.accept-duplicate': ['settlement.blanc-lifecycle/7/status'],
   'intents.alps-accept-duplicate': ['settlement.alps-lifecycle/7/status'],
   'intents.accept-tampered': ['settlement.alps-tampered/7/status'],
+  'intents.settle-refused-tampered': [`settlement.alps-tampered/16/balance $\{fresh.0.address} on 8453`],
   'intents.skip-claims': [
     'settlement.blanc-lifecycle/5/body /status',
     'settlement.alps-lifecycle/4/body /status',

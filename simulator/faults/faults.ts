@@ -56,6 +56,8 @@ export const FAULT_CATALOGUE = {
     'A second submission of the same alps intentOp answers 201 with the first id instead of 409.',
   'intents.accept-tampered':
     'An alps intentOp is accepted without checking its server signature, signatures and contents.',
+  'intents.settle-refused-tampered':
+    'An alps intentOp changed after signing is refused (4xx) but settled all the same: its fill delivers what the changed mandate says.',
   'intents.skip-claims':
     'The relayer fills but never claims on the origin chains, so an intent never reaches COMPLETED.',
   'withdrawals.bad-allocator-signature':

@@ -27,7 +27,7 @@ export type CreateIntentServiceParameters = {
   serverAddress: Address
   /** The blanc quote store the quoting service fills. */
   quotes: QuoteStore<StoredQuotedIntent>
-  /** Injected faults (`intents.accept-duplicate`, `intents.alps-accept-duplicate`, `intents.accept-tampered`). */
+  /** Injected faults (`intents.accept-duplicate`, `intents.alps-accept-duplicate`, `intents.accept-tampered`, `intents.settle-refused-tampered`). */
   faults: Pick<Faults, 'has'>
 }
 
@@ -110,7 +110,20 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
       if (earlier) return { result: { id: earlier.id, status: earlier.status } }
       refuseDuplicate(intentOp)
       // Fault: accept the intent without checking its signatures or contents.
-      if (!faults.has('intents.accept-tampered')) await check(signed, true)
+      if (!faults.has('intents.accept-tampered')) {
+        try {
+          await check(signed, true)
+        } catch (error) {
+          // Fault: refuse it, yet store it and hand it to the relayer all the same.
+          if (
+            faults.has('intents.settle-refused-tampered') &&
+            error instanceof SubmissionRefusedError &&
+            !signedIntentOp.options?.dryRun
+          )
+            await accept(signed, null, 'alps')
+          throw error
+        }
+      }
       if (signedIntentOp.options?.dryRun) {
         const simulation = await relayer.simulate(signed)
         return { result: { id: '0', ...dryRunBody(simulation) } }

@@ -13,6 +13,11 @@ type ChainAction = ChainStep['chain']
  */
 export async function chainStep(step: ChainStep, run: StepRun): Promise<void> {
   const { context, vars, check } = run
+  // Check names name accounts and transactions as the scenario writes them, not by the values
+  // they resolve to (a fresh account, a funded account the schedule lent it, a transaction
+  // hash): the same check has the same name in every run, which baselines and `conformance diff`
+  // match on. Messages carry the values.
+  const raw = step.chain as Record<string, unknown>
   const action = interpolate(step.chain, vars)
   if (action.action === 'receipts') return checkReceipts(action, run)
   const result = await runChainAction(context.caps, action)
@@ -21,10 +26,12 @@ export async function chainStep(step: ChainStep, run: StepRun): Promise<void> {
     if (action.captureAs) vars[action.captureAs] = balance
     if (action.expect) {
       const outcome = applyMatcher({ found: true, value: balance }, action.expect)
-      check(`balance ${action.account} on ${action.chainId}`, outcome.ok, {
+      check(`balance ${String(raw.account)} on ${action.chainId}`, outcome.ok, {
         expected: action.expect,
         actual: balance,
-        message: outcome.ok ? undefined : `balance ${outcome.message}`,
+        message: outcome.ok
+          ? undefined
+          : `balance of ${action.account} on chain ${action.chainId} ${outcome.message}`,
       })
     }
     return
@@ -32,7 +39,9 @@ export async function chainStep(step: ChainStep, run: StepRun): Promise<void> {
   if (action.action === 'receipt' || action.action === 'writeContract') {
     const ok = result.status === action.expectStatus
     const what =
-      action.action === 'receipt' ? `receipt ${action.hash}` : `${action.functionName} on ${action.chainId}`
+      action.action === 'receipt'
+        ? `receipt ${String(raw.hash)}`
+        : `${action.functionName} on ${action.chainId}`
     const why = result.error ? `: ${result.error}` : ''
     check(what, ok, {
       expected: action.expectStatus,
@@ -40,7 +49,7 @@ export async function chainStep(step: ChainStep, run: StepRun): Promise<void> {
       message: ok
         ? undefined
         : result.status === undefined
-          ? `transaction ${action.action === 'receipt' ? action.hash : ''} is not mined on chain ${action.chainId}${why}`
+          ? `transaction ${action.action === 'receipt' ? `${action.hash} ` : ''}is not mined on chain ${action.chainId}${why}`
           : `transaction ${result.hash} ${result.status}${why}`,
     })
   } else
