@@ -5,8 +5,8 @@ import { type LoadedScenario, parseScenario } from '../scenario/loadScenarios'
 import { runConformance } from './runConformance'
 
 /**
- * A target whose intents end as asked (GET /intents/failed stays FAILED, GET /intents/late is
- * PENDING twice, then COMPLETED) and that sends the webhooks it is asked to (POST /emit
+ * A target whose intents end as asked (GET /intents/failed stays FAILED, GET /intents/stuck
+ * stays PENDING, GET /intents/late is PENDING twice, then COMPLETED) and that sends the webhooks it is asked to (POST /emit
  * `{url, events: [{type, account, delayMs}]}`, unsigned), each after its delay.
  */
 let server: Server
@@ -25,6 +25,7 @@ beforeAll(async () => {
         const count = (polls.get(intent) ?? 0) + 1
         polls.set(intent, count)
         if (intent === 'failed') return json(200, { status: 'FAILED' })
+        if (intent === 'stuck') return json(200, { status: 'PENDING' })
         return json(200, { status: count > 2 ? 'COMPLETED' : 'PENDING' })
       }
       if (req.method === 'POST' && req.url === '/emit') {
@@ -62,7 +63,8 @@ function scenario(text: string): LoadedScenario {
   return { ...parsed.scenario, pack: 'inline', file: 'inline.yaml' }
 }
 
-const run = (text: string) => runConformance({ target, apiKey: 'key', scenarios: [scenario(text)] })
+const run = (text: string, timeoutSeconds?: number) =>
+  runConformance({ target, apiKey: 'key', scenarios: [scenario(text)], timeoutSeconds })
 
 describe('the runner concludes as soon as the outcome is decided', () => {
   test('a poll ends at its final state, not at its time limit; a state that is not final is polled on', async () => {
@@ -144,5 +146,44 @@ steps:
       where: { /data/account: { equals: a } }
 `)
     expect(awaited.scenarios[0]!.status).toBe('passed')
+  })
+})
+
+describe('messages state the real waits', () => {
+  test("a poll and a webhook wait cut short by the scenario's time limit say how long they waited, and why", async () => {
+    const started = performance.now()
+    const polled = await run(
+      `
+id: poll.cut
+title: an intent that stays pending past the scenario's time limit
+spec: test
+steps:
+  - http: { method: GET, path: /intents/stuck }
+    poll: { timeoutSeconds: 90, intervalMs: 100 }
+    expect: { status: 200, body: { /status: { equals: COMPLETED } } }
+`,
+      1,
+    )
+    const poll = polled.scenarios[0]!.checks.find((c) => c.name === 'body /status')!
+    expect(poll.status).toBe('failed')
+    expect(poll.message).toMatch(
+      /still, after \d+ polls over [01]\.\d s: the scenario's time limit ended the poll before its 90 s/,
+    )
+    const waited = await run(
+      `
+id: webhook.cut
+title: an event that never comes
+spec: test
+steps:
+  - webhook: { type: bridge-failed, withinSeconds: 90, signature: absent }
+`,
+      1,
+    )
+    const hook = waited.scenarios[0]!.checks.find((c) => c.name === 'webhook bridge-failed')!
+    expect(hook.status).toBe('failed')
+    expect(hook.message).toMatch(
+      /no bridge-failed event in [01]\.\d s: the scenario's time limit ended the wait before its 90 s/,
+    )
+    expect(performance.now() - started).toBeLessThan(10_000)
   })
 })

@@ -9,7 +9,7 @@ import { applyMatcher, type PathRead, readPath } from '../matchers'
 import { normalizeCaip2 } from '../profile'
 import { type HttpResponse, sendRequest } from '../sendRequest'
 import type { HttpExcerpt } from '../types'
-import type { StepRun } from './stepRun'
+import { type StepRun, seconds } from './stepRun'
 
 /** The first pause of a polled request; each next one doubles, up to the step's `intervalMs`. */
 const FIRST_POLL_PAUSE_MS = 25
@@ -25,10 +25,13 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
   const spec = expect.spec ?? scenario.spec
   const request = buildHttpRequest(http, scenario, context)
   const exchange: HttpExcerpt = { request: requestExcerpt(request, context.apiKey) }
+  const pollStarted = Date.now()
   const poll = step.poll && {
     ...step.poll,
     final: step.poll.final && interpolate(step.poll.final, vars),
-    until: Math.min(run.deadline, Date.now() + step.poll.timeoutSeconds * 1000),
+    until: Math.min(run.deadline, pollStarted + step.poll.timeoutSeconds * 1000),
+    /** The scenario's time limit ends it before its own. */
+    cut: run.deadline < pollStarted + step.poll.timeoutSeconds * 1000,
   }
   /** Whether the answer is in the poll's final state (it will not change, whatever the wait). */
   const settled = (answer: HttpResponse) =>
@@ -73,7 +76,11 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
       if (!result.ok)
         result.message = final
           ? `${result.message ?? result.name} (a final state after ${attempts} poll${attempts === 1 ? '' : 's'}: the answer matches the poll's final ${JSON.stringify(poll.final)})`
-          : `${result.message ?? result.name} (still, after ${attempts} polls over ${poll.timeoutSeconds}s)`
+          : `${result.message ?? result.name} (still, after ${attempts} polls over ${seconds(Date.now() - pollStarted)}${
+              poll.cut
+                ? `: the scenario's time limit ended the poll before its ${poll.timeoutSeconds} s`
+                : ` of the poll's ${poll.timeoutSeconds} s`
+            })`
 
   if (expect.anyOf) results.push(evaluateAnyOf(expect.anyOf, response))
   for (const { name, ok, expected, actual, message } of results)

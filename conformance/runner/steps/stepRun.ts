@@ -24,3 +24,6 @@ export type StepRun = {
  * NotApplicableError when the target cannot run it (any other error fails the step).
  */
 export type StepHandler<kind extends StepKind> = (step: StepOf<kind>, run: StepRun) => Promise<void>
+
+/** A real wait as messages state it (`0.9 s`, `12.3 s`), from its milliseconds. */
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`

@@ -4,7 +4,7 @@ import { interpolate } from '../interpolate'
 import { applyMatcher, readPath } from '../matchers'
 import { NotApplicableError } from '../notApplicableError'
 import type { ReceivedWebhook } from '../webhookReceiver'
-import type { StepRun } from './stepRun'
+import { type StepRun, seconds } from './stepRun'
 
 /**
  * `webhook`: waits for an event of a type (matching `where`) in the scenario's inbox, then
@@ -16,7 +16,8 @@ export async function webhookStep(step: WebhookStep, run: StepRun): Promise<void
   const expectation = interpolate(step.webhook, vars)
   if (!context.receiver || !inboxId)
     throw new NotApplicableError('no webhook receiver reachable by the target')
-  const timeout = Math.min(expectation.withinSeconds * 1000, Math.max(0, run.deadline - Date.now()))
+  const waitStarted = Date.now()
+  const timeout = Math.min(expectation.withinSeconds * 1000, Math.max(0, run.deadline - waitStarted))
   const picked = (h: ReceivedWebhook) =>
     Object.entries(expectation.where ?? {}).every(
       ([path, matcher]) => applyMatcher(readPath(h.json, path), matcher).ok,
@@ -42,7 +43,13 @@ export async function webhookStep(step: WebhookStep, run: StepRun): Promise<void
       message:
         first && !hook
           ? `a ${String(typeOf(first))} event arrived for it instead, which rules out ${wanted}`
-          : undefined,
+          : hook
+            ? undefined
+            : `no ${expectation.type} event in ${seconds(Date.now() - waitStarted)}${
+                timeout < expectation.withinSeconds * 1000
+                  ? `: the scenario's time limit ended the wait before its ${expectation.withinSeconds} s`
+                  : ''
+              }`,
     },
     spec,
   )
