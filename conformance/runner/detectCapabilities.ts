@@ -91,7 +91,15 @@ export async function detectCapabilities(
       } catch {}
       return { status: response.status, json }
     } catch (cause) {
-      throw new TargetUnreachableError(`The target ${target} does not answer ${method} ${path}.`, { cause })
+      const error = cause as Error & { cause?: { code?: string; message?: string } }
+      const why =
+        error.name === 'TimeoutError'
+          ? `none within ${timeoutMs / 1000} s`
+          : (error.cause?.code ?? error.cause?.message ?? error.message)
+      throw new TargetUnreachableError(
+        `The target ${target} cannot be reached: ${mapped.method} ${mapped.path} got no answer (${why}).`,
+        { cause },
+      )
     }
   }
 
@@ -107,6 +115,18 @@ export async function detectCapabilities(
     tokens: {},
     implemented: {},
   }
+
+  // The chains file first: a file that is not valid is said so whatever the target answers.
+  let file: ChainsFile | undefined
+  if (parameters.chainsFile)
+    try {
+      file = ChainsFile.parse(parse(await readFile(parameters.chainsFile, 'utf8')))
+    } catch (cause) {
+      throw new TargetUnreachableError(
+        `The chains file ${parameters.chainsFile} is not valid: ${describeInvalid(cause)}`,
+        { cause },
+      )
+    }
 
   const manifestResponse = await call('GET', '/_devnet/manifest')
   const manifest = DevnetManifest.safeParse(manifestResponse.json)
@@ -129,13 +149,7 @@ export async function detectCapabilities(
       for (const token of chain.tokens) caps.tokens[`${chain.chainId}.${token.symbol}`] = token.address
   }
 
-  if (parameters.chainsFile) {
-    let file: ChainsFile
-    try {
-      file = ChainsFile.parse(parse(await readFile(parameters.chainsFile, 'utf8')))
-    } catch (cause) {
-      throw new TargetUnreachableError(`The chains file ${parameters.chainsFile} is not valid.`, { cause })
-    }
+  if (file) {
     caps.chains = file.chains
     if (file.accounts.length > 0) caps.accounts = file.accounts as `0x${string}`[]
     Object.assign(caps.contracts, file.contracts)
@@ -158,6 +172,15 @@ export async function detectCapabilities(
     deposits: deposits.status !== 501,
   }
   return caps
+}
+
+/** What is wrong with a chains file, field by field (`chains.0.chainId: …`), or why it could not be read. */
+function describeInvalid(cause: unknown): string {
+  if (cause instanceof z.ZodError)
+    return cause.issues
+      .map((issue) => `${issue.path.length ? issue.path.join('.') : '(the file)'}: ${issue.message}`)
+      .join('; ')
+  return cause instanceof Error ? cause.message : String(cause)
 }
 
 function isLoopback(target: string): boolean {
