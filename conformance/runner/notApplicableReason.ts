@@ -1,6 +1,7 @@
 import type { LoadedScenario } from '../scenario/loadScenarios'
 import type { Requirement } from '../scenario/schema'
 import type { ScenarioContext } from './scenarioContext'
+import { scenarioClaims } from './schedule'
 import { VERSION_HEADERS } from './versionHeaders'
 
 /** Why the target cannot run a scenario, or undefined when it can. */
@@ -27,5 +28,10 @@ export function notApplicableReason(scenario: LoadedScenario, context: ScenarioC
     const reason = missing[requirement]
     if (reason) return reason
   }
+  // The funded accounts it names (`${accounts.N.…}`, `from: N`): the run has them from the
+  // manifest or the --chains file; without them its requests cannot even be written.
+  const highest = Math.max(-1, ...scenarioClaims(scenario).uses)
+  if (highest >= caps.accounts.length)
+    return `it uses funded account ${highest} and the run has ${caps.accounts.length === 0 ? 'none' : `only ${caps.accounts.length}`} (no manifest, and no accounts in a --chains file)`
   return undefined
 }

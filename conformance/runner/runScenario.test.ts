@@ -295,6 +295,31 @@ steps:
     ])
   })
 
+  test('a scenario naming a funded account the run does not have is not applicable; with it, it runs', async () => {
+    const quote = scenario(`
+id: needs.account
+title: t
+spec: s
+steps:
+  - http: { method: GET, path: "/health?for=\${accounts.0.address}" }
+    expect: { status: 200 }
+`)
+    const without = await runConformance({ target: local.target, apiKey: local.apiKey, scenarios: [quote] })
+    expect(without.scenarios.map((s) => [s.status, s.reason])).toEqual([
+      [
+        'not-applicable',
+        'it uses funded account 0 and the run has none (no manifest, and no accounts in a --chains file)',
+      ],
+    ])
+    const withAccounts = await runConformance({
+      target: local.target,
+      apiKey: local.apiKey,
+      chainsFile,
+      scenarios: [quote],
+    })
+    expect(withAccounts.scenarios[0]!.status).toBe('passed')
+  })
+
   test('a clock step without the control API waits a short time out, and is not applicable past its limit', async () => {
     const clock = (advance: number) =>
       scenario(
