@@ -170,6 +170,42 @@ function requireExternals(): Plugin {
   }
 }
 
+/**
+ * Node modules a dependency requires when it loads but uses only on a path the devnet never
+ * takes, by the dependency's file (under node_modules): in the bundle each is required on its
+ * first use instead (its properties are read through a Proxy). fastify's server.js requires https
+ * and http2 (and with them tls) for the servers it builds only when asked for https or http2:
+ * ~12 ms of compiling Node's own modules at every start (issue 18, BENCHMARKS.md "Fast start").
+ */
+export const LAZY_BUILTINS: Record<string, readonly string[]> = {
+  'fastify/lib/server.js': ['node:https', 'node:http2'],
+}
+
+/** The `require`s of {@link LAZY_BUILTINS}, deferred. */
+function lazyBuiltins(): Plugin {
+  const filter = new RegExp(
+    `^(?:${[...new Set(Object.values(LAZY_BUILTINS).flat())].map((name) => name.replace(/[.]/g, '\\.')).join('|')})$`,
+  )
+  return {
+    name: 'lazy-builtins',
+    setup(build) {
+      build.onResolve({ filter }, (args) => {
+        if (args.kind !== 'require-call') return undefined
+        const from = args.importer.replaceAll('\\', '/')
+        const lazy = Object.entries(LAZY_BUILTINS).some(
+          ([file, names]) => from.endsWith(`/node_modules/${file}`) && names.includes(args.path),
+        )
+        return lazy ? { path: args.path, namespace: 'lazy-builtin' } : undefined
+      })
+      build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+        contents: `let loaded;\nmodule.exports = new Proxy({}, { get: (_, key) => (loaded ??= require(${JSON.stringify(args.path)}))[key] });`,
+        loader: 'js',
+        resolveDir: build.initialOptions.absWorkingDir ?? ROOT,
+      }))
+    },
+  }
+}
+
 /** What {@link buildBundle} returns. */
 export type BuildBundleReturnType = {
   path: string
@@ -256,7 +292,7 @@ export async function buildBundle(
       'import.meta.dirname': '__bundleDirname',
       'import.meta.filename': '__bundleFilename',
     },
-    plugins: [sourceLocations(root), requireExternals()],
+    plugins: [sourceLocations(root), requireExternals(), lazyBuiltins()],
     legalComments: 'none',
     // Linked, not inline: Node reads it only under --enable-source-maps (stack traces into the
     // sources) and the bench's CPU profile; the bundle stays small to parse.

@@ -10,6 +10,9 @@
  * - the bundle without its V8 code cache, without the Anvils the bin starts early and/or without
  *   the baked boot state (`INTENT_DEVNET_CODE_CACHE=0`, `INTENT_DEVNET_EARLY_ANVILS=0`,
  *   `INTENT_DEVNET_BOOT_STATE=0`; all off: the start before);
+ * - the floor: `npm start` and `node` of scripts/bench/floorDevnet.mjs, which only starts the
+ *   devnet's four Anvils as the bin does (boot state included) and answers `/health` from
+ *   node:http: the part of a start that is Node's, npm's and Anvil's, with none of the service;
  * - in-process `startSimulator` (modules already loaded) to `/health` 200, from the boot state
  *   (what `up` does) and placing and funding;
  * then the idle RSS of the service and its 4 Anvils, the wall time of each start-up phase
@@ -24,7 +27,7 @@
  * npx tsx scripts/bench/start.ts --runs 5 --conformance 3
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { SourceMap } from 'node:module'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -227,6 +230,16 @@ const allVariants: Record<string, () => Promise<Started>> = {
   'before: node bin/intent-devnet.js up (tsx loader)': () =>
     startCommand(process.execPath, ['bin/intent-devnet.js', 'up'], { INTENT_DEVNET_BUNDLE: '0' }),
 }
+// The floor: a project whose `npm start` runs floorDevnet.mjs, in a folder of its own.
+const floorDir = mkdtempSync(join(tmpdir(), 'start-floor-'))
+const floorScript = join(root, 'scripts/bench/floorDevnet.mjs')
+writeFileSync(
+  join(floorDir, 'package.json'),
+  JSON.stringify({ name: 'floor', private: true, scripts: { start: `node ${floorScript}` } }),
+)
+allVariants['floor: npm start of floorDevnet.mjs (4 Anvils + node:http /health, nothing else)'] = () =>
+  startCommand('npm', ['start', '--silent', '--'], {}, floorDir)
+allVariants['floor: node scripts/bench/floorDevnet.mjs'] = () => startCommand(process.execPath, [floorScript])
 // `--before DIR`: the same starts of another copy of the project (e.g. `git archive HEAD`, its
 // node_modules linked, its bundle built), side by side with these.
 const beforeDir = process.argv.includes('--before')
@@ -390,6 +403,9 @@ for (const [name, env] of [
     // The bin runs the bundle's body as a vm.Script named by its path (bin/intent-devnet.js).
     if (url === bundleUrl || url === bundlePath('intent-devnet')) {
       const entry = map.findEntry(line, column) as { originalSource?: string }
+      // The bundle's own small modules (scripts/build.ts: `require-external:…`, `lazy-builtin:…`).
+      const namespace = entry.originalSource?.match(/^([a-z-]+):(?!\/)/)?.[1]
+      if (namespace && namespace !== 'file') return `bundle: ${namespace}`
       const source = entry.originalSource?.startsWith('file:')
         ? fileURLToPath(entry.originalSource)
         : entry.originalSource

@@ -1,4 +1,3 @@
-import { createAnvil } from '@viem/anvil'
 import { BaseError } from '../util/BaseError'
 import {
   anvilBinaryPath,
@@ -94,6 +93,10 @@ export async function startAnvil(parameters: StartAnvilParameters): Promise<Anvi
   if (parameters.loadStatePath) extra.push('--load-state', parameters.loadStatePath)
   if (parameters.args) extra.push(...parameters.args)
   const binary = anvilBinaryPath()
+  // Loaded here, not with this module: `up` adopts the Anvils the bin started (adoptAnvil) and
+  // seldom comes here, and @viem/anvil's index loads its proxy too (http-proxy, follow-redirects,
+  // https, tls): ~20 ms of a bundled start (issue 18, BENCHMARKS.md "Fast start").
+  const { createAnvil } = await import('@viem/anvil')
   const anvil = createAnvil({
     anvilBinary: binary,
     host,

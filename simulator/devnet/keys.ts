@@ -1,8 +1,8 @@
-import { createECDH, createHmac, pbkdf2Sync } from 'node:crypto'
+import { createHmac, pbkdf2Sync } from 'node:crypto'
 import { type Address, getAddress, type Hex, keccak256 } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { BaseError } from '../util/BaseError'
-import { nativeSigningAccount } from '../util/nativeSign'
+import { nativeSigningAccount, publicKeyOf } from '../util/nativeSign'
 
 /**
  * The mnemonic the devnet derives its keys from unless told otherwise: Anvil's (and Hardhat's)
@@ -70,9 +70,10 @@ export class InvalidMnemonicError extends BaseError {
 /**
  * Derives the devnet's keys from a mnemonic, deterministically (see {@link ROLE_ADDRESS_INDEX}).
  *
- * BIP-39 and BIP-32 run on Node's native crypto (PBKDF2 once, HMAC-SHA512 and secp256k1 per
- * step), so the whole set costs a few milliseconds where viem's `mnemonicToAccount` (pure JS,
- * one PBKDF2 per key) costs hundreds; the tests check both agree.
+ * BIP-39 and BIP-32 run on native code (Node's crypto: PBKDF2 once, HMAC-SHA512 per step;
+ * libsecp256k1 for each public key, util/nativeSign.ts), so the whole set costs a few
+ * milliseconds where viem's `mnemonicToAccount` (pure JS, one PBKDF2 per key) costs hundreds;
+ * the tests check both agree.
  *
  * @example
  * const keys = deriveDevKeys()
@@ -99,10 +100,9 @@ export function deriveDevKeys(parameters: DeriveDevKeysParameters = {}): DevKeys
       parent = [44 + HARDENED, 60 + HARDENED, accountIndex + HARDENED, 0].reduce(childKey, root)
       parents.set(accountIndex, parent)
     }
-    const privateKey = toHex(childKey(parent, addressIndex).key)
-    const ecdh = createECDH('secp256k1')
-    ecdh.setPrivateKey(Buffer.from(privateKey.slice(2), 'hex'))
-    const address = getAddress(`0x${keccak256(ecdh.getPublicKey().subarray(1), 'hex').slice(-40)}`)
+    const key = childKey(parent, addressIndex).key
+    const privateKey = toHex(key)
+    const address = getAddress(`0x${keccak256(publicKeyOf(key).subarray(1), 'hex').slice(-40)}`)
     let account: PrivateKeyAccount | undefined
     return {
       label,
@@ -148,11 +148,7 @@ function masterKey(seed: Buffer): ExtendedKey {
 function childKey(parent: ExtendedKey, index: number): ExtendedKey {
   const data = Buffer.alloc(37)
   if (index >= HARDENED) parent.key.copy(data, 1)
-  else {
-    const ecdh = createECDH('secp256k1')
-    ecdh.setPrivateKey(parent.key)
-    ecdh.getPublicKey(undefined, 'compressed').copy(data, 0)
-  }
+  else publicKeyOf(parent.key, true).copy(data, 0)
   data.writeUInt32BE(index, 33)
   const I = createHmac('sha512', parent.chainCode).update(data).digest()
   const key =

@@ -91,3 +91,69 @@ test('/docs serves the reference page with its assets from the service itself', 
   expect(bundle.status).toBe(200)
   expect(bundle.response.body.length).toBeGreaterThan(100_000)
 })
+
+// `/docs` is loaded on its first request (plugins/openapi.ts lazyDocs) and answers as the plugin
+// registered in the service did: these are answers that the first version's routes gave.
+test('/docs answers as when the plugin was registered at start: HEAD, 304, 404s, errors, /docs/json', async () => {
+  const css = await t.request({ method: 'GET', url: '/docs/static/swagger-ui.css' })
+  expect(css.status).toBe(200)
+  expect(css.headers['content-security-policy']).toMatch(/^default-src 'self'/)
+  expect(css.traceId).toBeDefined()
+  const head = await t.request({ method: 'HEAD', url: '/docs/static/swagger-ui.css' })
+  expect(head.status).toBe(200)
+  expect(head.headers['content-length']).toBe(String(css.response.rawPayload.length))
+  expect(head.response.rawPayload.length).toBe(0)
+  const page = await t.request({ method: 'GET', url: '/docs' })
+  const headPage = await t.request({ method: 'HEAD', url: '/docs' })
+  expect(headPage.headers['content-length']).toBe(String(page.response.rawPayload.length))
+  const cached = await t.request({
+    method: 'GET',
+    url: '/docs/static/swagger-ui.css',
+    headers: { 'if-none-match': String(css.headers.etag) },
+  })
+  expect(cached.status).toBe(304)
+  expect(cached.headers['content-type']).toBeUndefined()
+  const redirect = await t.request({ method: 'GET', url: '/docs/static/index.html' })
+  expect([redirect.status, redirect.headers.location, redirect.headers['content-type']]).toEqual([
+    302,
+    '/docs/',
+    undefined,
+  ])
+  // A missing asset: the service's 404 envelope, with the page's CSP (the plugin's context
+  // answered it); a path the plugin has no route for: the service's plain 404.
+  const missing = await t.request({ method: 'GET', url: '/docs/static/nope.js' })
+  expect([missing.status, missing.json?.errors?.[0]?.context?.code]).toEqual([404, 'NOT_FOUND'])
+  expect(missing.headers['content-security-policy']).toBeDefined()
+  const unknown = await t.request({ method: 'GET', url: '/docs/nope' })
+  expect(unknown.status).toBe(404)
+  expect(unknown.headers['content-security-policy']).toBeUndefined()
+  expect((await t.request({ method: 'POST', url: '/docs' })).status).toBe(404)
+  expect((await t.request({ method: 'GET', url: '/docs/json' })).json).toEqual(doc)
+})
+
+test('/docs refuses a path out of its assets (`..`, not normalized away) through the error envelope', async () => {
+  const address = await t.app.listen({ port: 0, host: '127.0.0.1' })
+  const { request } = await import('node:http')
+  const answer = await new Promise<{ status: number | undefined; body: string; csp: unknown }>(
+    (resolve, reject) => {
+      const url = new URL(address)
+      const req = request(
+        { hostname: url.hostname, port: url.port, path: '/docs/static/../../package.json' },
+        (res) => {
+          let body = ''
+          res.on('data', (chunk) => {
+            body += chunk
+          })
+          res.on('end', () =>
+            resolve({ status: res.statusCode, body, csp: res.headers['content-security-policy'] }),
+          )
+        },
+      )
+      req.on('error', reject)
+      req.end()
+    },
+  )
+  expect(answer.status).toBe(403)
+  expect(JSON.parse(answer.body).errors[0].context.code).toBe('FORBIDDEN')
+  expect(answer.csp).toBeDefined()
+})
