@@ -6,13 +6,21 @@ import { parseJsonExact } from './parseJsonExact'
 const LARGE_BODY = 64 * 1024
 const EARLY_ANSWER_MS = 300
 
+/**
+ * The largest answer body the runner reads: no answer of the spec comes near it, and a target
+ * that streams without end would otherwise fill the runner's memory (a body that keeps coming
+ * never trips the idle timeout).
+ */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024
+
 /** A response as the runner keeps it. */
 export type HttpResponse = { status: number; headers: Record<string, string>; text: string; json: unknown }
 
 /**
- * Sends one HTTP request and reads the whole response. Unlike `fetch`, a response that arrives
- * while the body is still being sent (a server answering 413 early and closing the connection)
- * is kept rather than lost to the write error.
+ * Sends one HTTP request and reads the whole response, within `timeoutMs` from the start to the
+ * last byte and at most {@link MAX_RESPONSE_BYTES} of body (else it rejects, saying which).
+ * Unlike `fetch`, a response that arrives while the body is still being sent (a server answering
+ * 413 early and closing the connection) is kept rather than lost to the write error.
  *
  * @example
  * const response = await sendRequest({ method: 'GET', url: 'http://127.0.0.1:4000/health', headers: {}, timeoutMs: 5000 })
@@ -25,8 +33,19 @@ export function sendRequest(parameters: {
   timeoutMs: number
 }): Promise<HttpResponse> {
   const { method, url, headers, body, timeoutMs } = parameters
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve, reject_) => {
     let responded = false
+    // The whole exchange, not only the socket's idle time: an answer that trickles in forever
+    // keeps the socket busy.
+    const deadline = setTimeout(() => {
+      const error = new Error(`no complete response within ${timeoutMs} ms`)
+      reject(error)
+      request.destroy(error)
+    }, timeoutMs)
+    const reject = (error: unknown) => {
+      clearTimeout(deadline)
+      reject_(error)
+    }
     const request = (url.startsWith('https:') ? httpsRequest : httpRequest)(
       url,
       {
@@ -38,9 +57,17 @@ export function sendRequest(parameters: {
       (response) => {
         responded = true
         const chunks: Buffer[] = []
-        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        let size = 0
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length
+          if (size <= MAX_RESPONSE_BYTES) return void chunks.push(chunk)
+          chunks.length = 0
+          reject(new Error(`the response body is over ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`))
+          request.destroy()
+        })
         response.on('error', reject)
         response.on('end', () => {
+          clearTimeout(deadline)
           const text = Buffer.concat(chunks).toString('utf8')
           let json: unknown
           try {

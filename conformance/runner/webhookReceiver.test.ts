@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto'
+import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
+  MAX_WEBHOOK_BYTES,
   startWebhookInbox,
   startWebhookReceiver,
   verifyWebhookSignature,
@@ -69,6 +71,23 @@ describe('webhook receiver', () => {
     const started = Date.now()
     expect(await receiver.waitFor(inbox.id, () => false, 100)).toBeUndefined()
     expect(Date.now() - started).toBeGreaterThanOrEqual(90)
+  })
+
+  test('a body over 1 MiB is refused (413 or the connection cut), not recorded; the inbox goes on', async () => {
+    const inbox = receiver.createInbox()
+    const huge = `{"type":"deposit-received","pad":"${'x'.repeat(MAX_WEBHOOK_BYTES)}"}`
+    const outcome = await new Promise<number | string>((resolve) => {
+      const req = request(inbox.url, { method: 'POST', headers: { 'content-type': 'application/json' } })
+      req.on('response', (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+      req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message))
+      req.end(huge)
+    })
+    expect([413, 'ECONNRESET', 'EPIPE']).toContain(outcome)
+    expect(await post(inbox.url, '{"type":"deposit-received"}')).toBe(200)
+    expect(receiver.received(inbox.id).map((h) => h.rawBody.length)).toEqual([27])
   })
 
   test('verifyWebhookSignature refuses a wrong length or prefix', () => {

@@ -98,6 +98,13 @@ export function verifyWebhookSignature(
   return given.length === expected.length && timingSafeEqual(given, expected) ? 'valid' : 'invalid'
 }
 
+/**
+ * The largest webhook body the receiver takes (413 above it): events of the spec are a few
+ * hundred bytes, and a receiver on all interfaces (--webhook-host) must not fill the runner's
+ * memory for whoever posts to it.
+ */
+export const MAX_WEBHOOK_BYTES = 1024 * 1024
+
 const parseJson = (raw: Buffer): unknown => {
   try {
     return JSON.parse(raw.toString('utf8'))
@@ -136,8 +143,17 @@ export async function startWebhookReceiver(
     new Promise<void>((resolve, reject) => {
       const created = createServer((req, res) => {
         const chunks: Buffer[] = []
-        req.on('data', (chunk: Buffer) => chunks.push(chunk))
+        let size = 0
+        req.on('data', (chunk: Buffer) => {
+          size += chunk.length
+          if (size <= MAX_WEBHOOK_BYTES) return void chunks.push(chunk)
+          // Not an event of the spec: refused, not recorded, and not read any further.
+          chunks.length = 0
+          if (!res.headersSent) res.writeHead(413, { connection: 'close' }).end()
+          req.destroy()
+        })
         req.on('end', () => {
+          if (size > MAX_WEBHOOK_BYTES) return
           const id = /^\/inbox\/([\w-]+)$/.exec(req.url ?? '')?.[1]
           const inbox = id === undefined ? undefined : inboxes.get(id)
           if (id === undefined || inbox === undefined || req.method !== 'POST') {

@@ -1,0 +1,62 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { MAX_RESPONSE_BYTES, sendRequest } from './sendRequest'
+
+/**
+ * A target that misbehaves on the wire: /endless streams a body without end, /trickle sends a
+ * byte every 50 ms and never finishes, /big answers a body just over the limit, /ok answers.
+ */
+let server: Server
+let base: string
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === '/endless') {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      const chunk = Buffer.alloc(64 * 1024, 0x20)
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk)) {}
+        if (!res.destroyed) res.once('drain', pump)
+      }
+      return pump()
+    }
+    if (req.url === '/trickle') {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      const timer = setInterval(() => res.write(' '), 50)
+      return res.on('close', () => clearInterval(timer))
+    }
+    if (req.url === '/big') return res.end(Buffer.alloc(MAX_RESPONSE_BYTES + 1, 0x20))
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(() => {
+  server.closeAllConnections()
+  server.close()
+})
+
+const get = (path: string, timeoutMs = 10_000) =>
+  sendRequest({ method: 'GET', url: `${base}${path}`, headers: {}, timeoutMs })
+
+describe('sendRequest bounds what a target can make the runner read', () => {
+  test('a body without end stops at the limit, with a message that says so', async () => {
+    const started = performance.now()
+    await expect(get('/endless')).rejects.toThrow('the response body is over 16 MiB')
+    expect(performance.now() - started).toBeLessThan(8_000)
+    await expect(get('/big')).rejects.toThrow('the response body is over 16 MiB')
+  })
+
+  test('an answer that never completes fails at the time limit, though bytes keep coming', async () => {
+    const started = performance.now()
+    await expect(get('/trickle', 500)).rejects.toThrow('no complete response within 500 ms')
+    expect(performance.now() - started).toBeLessThan(3_000)
+  })
+
+  test('a normal answer is read whole', async () => {
+    const response = await get('/ok')
+    expect(response.status).toBe(200)
+    expect(response.json).toEqual({ ok: true })
+  })
+})
