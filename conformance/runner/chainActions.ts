@@ -10,10 +10,11 @@ import {
   isAddress,
   parseAbi,
 } from 'viem'
-import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import type { PrivateKeyAccount } from 'viem/accounts'
 import { addresses } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { BaseError } from '../../simulator/util/BaseError'
+import { nativeSigningAccount } from '../../simulator/util/nativeSign'
 import type { ChainStep } from '../scenario/schema'
 import { namedContract } from './namedContract'
 import type { TargetCapabilities } from './types'
@@ -69,10 +70,11 @@ const fundedAccounts = new Map<Hex, PrivateKeyAccount>()
 /** The viem account of a step's signer: a funded account of the target by index, or a `0x` key as given. */
 export function signerAccount(caps: TargetCapabilities, from: number | string): PrivateKeyAccount {
   const key = signerKey(caps, from)
-  if (typeof from !== 'number') return privateKeyToAccount(key)
+  // Signs with libsecp256k1, to the same bytes as viem's own account (util/nativeSign.ts).
+  if (typeof from !== 'number') return nativeSigningAccount(key)
   let account = fundedAccounts.get(key)
   if (!account) {
-    account = privateKeyToAccount(key)
+    account = nativeSigningAccount(key)
     fundedAccounts.set(key, account)
   }
   return account

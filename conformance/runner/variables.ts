@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { generatePrivateKey } from 'viem/accounts'
+import { addressOf as derivedAddress } from '../../simulator/util/nativeSign'
 import type { ScenarioContext } from './scenarioContext'
 
 /** The variables of a scenario by name: `${name}` in a later step reads them (see interpolate). */
@@ -13,7 +14,7 @@ const addresses = new Map<Hex, Address>()
 function addressOf(key: Hex): Address {
   let address = addresses.get(key)
   if (address === undefined) {
-    address = privateKeyToAccount(key).address
+    address = derivedAddress(key)
     addresses.set(key, address)
   }
   return address
@@ -52,7 +53,7 @@ export function initialVariables(context: ScenarioContext): Variables {
     const make = () => {
       if (!fresh) {
         const privateKey = generatePrivateKey()
-        fresh = { privateKey, address: privateKeyToAccount(privateKey).address }
+        fresh = { privateKey, address: derivedAddress(privateKey) }
       }
       return fresh
     }

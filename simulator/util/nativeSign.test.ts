@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { bytesToHex, recoverAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { nativeSigningAccount } from './nativeSign'
+import { addressOf, nativeSigningAccount } from './nativeSign'
 
 describe('nativeSigningAccount', () => {
   it("signs a digest to the very bytes viem's account signs, for many keys and digests", async () => {
@@ -45,5 +45,53 @@ describe('nativeSigningAccount', () => {
       message: { text: 'hi' },
     } as const
     expect(await native.signTypedData(typedData)).toBe(await viem.signTypedData(typedData))
+  })
+
+  it('signs messages, typed data and every transaction type to the bytes viem signs, for many keys', async () => {
+    for (let i = 0; i < 20; i++) {
+      const key = generatePrivateKey()
+      const native = nativeSigningAccount(key)
+      const viem = privateKeyToAccount(key)
+      expect(addressOf(key)).toBe(viem.address)
+      const raw = bytesToHex(randomBytes(1 + i * 7))
+      for (const message of [`message ${i}`, { raw }, { raw: Buffer.from(raw.slice(2), 'hex') }])
+        expect(await native.signMessage({ message })).toBe(await viem.signMessage({ message }))
+      const typedData = {
+        domain: { name: 'The Compact', version: '1', chainId: 8453, verifyingContract: viem.address },
+        types: {
+          Mandate: [
+            { name: 'recipient', type: 'address' },
+            { name: 'amounts', type: 'uint256[]' },
+            { name: 'nested', type: 'Inner' },
+          ],
+          Inner: [
+            { name: 'data', type: 'bytes' },
+            { name: 'salt', type: 'bytes32' },
+          ],
+        },
+        primaryType: 'Mandate',
+        message: {
+          recipient: viem.address,
+          amounts: [BigInt(i), 2n ** 200n],
+          nested: { data: raw, salt: bytesToHex(randomBytes(32)) },
+        },
+      } as const
+      expect(await native.signTypedData(typedData)).toBe(await viem.signTypedData(typedData))
+      const base = {
+        chainId: 10,
+        to: viem.address,
+        value: BigInt(i),
+        gas: 50_000n,
+        nonce: i,
+        data: raw,
+      } as const
+      const transactions = [
+        { ...base, gasPrice: 7n, type: 'legacy' },
+        { ...base, gasPrice: 7n, type: 'eip2930', accessList: [{ address: viem.address, storageKeys: [] }] },
+        { ...base, maxFeePerGas: 9n, maxPriorityFeePerGas: 1n, type: 'eip1559' },
+      ] as const
+      for (const transaction of transactions)
+        expect(await native.signTransaction(transaction)).toBe(await viem.signTransaction(transaction))
+    }
   })
 })

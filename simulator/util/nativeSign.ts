@@ -1,41 +1,66 @@
 import secp256k1 from 'secp256k1'
-import type { Hex } from 'viem'
 import {
-  type PrivateKeyAccount,
-  publicKeyToAddress,
-  signAuthorization,
-  signMessage,
-  signTransaction,
-  signTypedData,
-  toAccount,
-} from 'viem/accounts'
+  type Hex,
+  hashMessage,
+  hashTypedData,
+  keccak256,
+  type SerializeTransactionFn,
+  serializeTransaction,
+  type TransactionSerializable,
+} from 'viem'
+import { type PrivateKeyAccount, publicKeyToAddress, signAuthorization, toAccount } from 'viem/accounts'
 
 /**
- * A viem {@link PrivateKeyAccount} whose `sign({ hash })` runs libsecp256k1 (the `secp256k1`
- * package's native binding, prebuilt for linux-x64) instead of viem's pure-JS noble-curves.
+ * A viem {@link PrivateKeyAccount} that signs with libsecp256k1 (the `secp256k1` package's
+ * native binding, prebuilt for linux-x64) instead of viem's pure-JS noble-curves: digests
+ * (`sign`), messages, typed data and transactions, each hashed by viem exactly as viem's own
+ * account hashes it (hashMessage, hashTypedData, the serializer and keccak256), only the
+ * signature of the digest is native.
  *
- * Both sign with RFC 6979 deterministic nonces and low-s, so the 65-byte signature is the very
- * one viem makes (nativeSign.test.ts checks byte equality): this is a faster path to the same
- * result, ~10× less CPU per signature, which is most of the cost of a quote's server signature.
- * Every other method (signMessage, signTypedData, signTransaction, signAuthorization) is viem's.
+ * Both sign with RFC 6979 deterministic nonces and low-s, so every signature is the very one
+ * viem makes (nativeSign.test.ts checks byte equality): a faster path to the same result, ~10×
+ * less CPU per signature and none of noble's precomputed tables (~100 ms on first use). It is
+ * the cost of a quote's server signature, of every transaction the relayer sends and of every
+ * signature the conformance runner makes. signAuthorization (EIP-7702, rare) stays viem's.
  */
 export function nativeSigningAccount(privateKey: Hex): PrivateKeyAccount {
   const key = Buffer.from(privateKey.slice(2), 'hex')
-  // What viem's privateKeyToAccount builds, but with the public key from libsecp256k1: viem's
-  // (noble-curves) costs ~100 ms of precomputed tables on its first use, on the way to a
-  // devnet's first answer (issue 18). The other methods are viem's, as there.
-  const publicKey: Hex = `0x${Buffer.from(secp256k1.publicKeyCreate(key, false)).toString('hex')}`
+  // What viem's privateKeyToAccount builds, but with the public key from libsecp256k1.
+  const publicKey: Hex = `0x${publicKeyOf(key).toString('hex')}`
   const account = toAccount({
     address: publicKeyToAddress(publicKey),
     sign: async ({ hash }) => signHash(hash, key),
     signAuthorization: async (authorization) => signAuthorization({ ...authorization, privateKey }),
-    signMessage: async ({ message }) => signMessage({ message, privateKey }),
-    signTransaction: async (transaction, { serializer } = {}) =>
-      signTransaction({ privateKey, transaction, serializer }),
+    signMessage: async ({ message }) => signHash(hashMessage(message), key),
+    // As viem's signTransaction: an EIP-4844 transaction is signed without its sidecars.
+    signTransaction: async (transaction, { serializer = serializeTransaction } = {}) => {
+      const serialize = serializer as SerializeTransactionFn<TransactionSerializable>
+      const signable =
+        transaction.type === 'eip4844' ? { ...transaction, sidecars: false as const } : transaction
+      const signature = signatureOf(keccak256(await serialize(signable)), key)
+      return (await serialize(transaction, signature)) as Hex
+    },
     signTypedData: async (typedData) =>
-      signTypedData({ ...typedData, privateKey } as Parameters<typeof signTypedData>[0]),
+      signHash(hashTypedData(typedData as Parameters<typeof hashTypedData>[0]), key),
   })
   return { ...account, publicKey, source: 'privateKey' } as PrivateKeyAccount
+}
+
+/** The address of a private key, its public key by libsecp256k1 (see {@link nativeSigningAccount}). */
+export function addressOf(privateKey: Hex) {
+  return publicKeyToAddress(`0x${publicKeyOf(Buffer.from(privateKey.slice(2), 'hex')).toString('hex')}`)
+}
+
+/** viem's signature object (`{r, s, v, yParity}`, as viem's `sign` returns it) of a digest, by libsecp256k1. */
+function signatureOf(hash: Hex, privateKey: Uint8Array) {
+  const { signature, recid } = secp256k1.ecdsaSign(Buffer.from(hash.slice(2), 'hex'), privateKey)
+  const hex = Buffer.from(signature).toString('hex')
+  return {
+    r: `0x${hex.slice(0, 64)}` as Hex,
+    s: `0x${hex.slice(64)}` as Hex,
+    v: recid ? 28n : 27n,
+    yParity: recid,
+  }
 }
 
 /**
