@@ -6,12 +6,12 @@ import {
   type Hex,
   hashTypedData,
   parseAbi,
-  recoverAddress,
 } from 'viem'
 import { addresses } from '../../contracts/addresses'
 import { Multicall3 } from '../../contracts/generated/artifacts'
 import type { TypedDataJson } from '../eip712/typedData'
 import type { SignedIntent } from '../intents/types'
+import { recoverSigner } from '../util/nativeSign'
 import { toTypedDataDefinition } from './toTypedDataDefinition'
 import type { SettlementDevnet } from './types'
 
@@ -38,7 +38,7 @@ export async function checkSignature(
 ): Promise<string | undefined> {
   const hash = hashTypedData(toTypedDataDefinition(typedData))
   // An EOA (or a 7702-delegated EOA signing with its own key): plain ECDSA.
-  const recovered = await recoverAddress({ hash, signature }).catch(() => undefined)
+  const recovered = await recoverSigner({ hash, signature }).catch(() => undefined)
   if (recovered === signer) return undefined
   const { publicClient } = devnet.chain(chainId)
   const code = await publicClient.getCode({ address: signer })

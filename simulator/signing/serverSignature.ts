@@ -1,9 +1,10 @@
-import { type Address, type Hex, recoverAddress } from 'viem'
+import type { Address, Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import type { IntentOp } from '../../conformance/spec'
 import { createTypedDataHasher } from '../eip712/eip712'
 import { hashMandate } from '../eip712/typedData'
 import { keccak256Bytes } from '../util/keccak'
+import { recoverSigner } from '../util/nativeSign'
 
 /**
  * The server signature: an EIP-712 signature by the server key over the parts of an IntentOp
@@ -117,7 +118,7 @@ export function signServerSignature(intentOp: UnsignedIntentOp, server: PrivateK
  */
 export async function verifyServerSignature(intentOp: IntentOp, serverAddress: Address): Promise<boolean> {
   try {
-    const signer = await recoverAddress({
+    const signer = await recoverSigner({
       hash: serverSignatureDigest(intentOp),
       signature: intentOp.serverSignature as Hex,
     })

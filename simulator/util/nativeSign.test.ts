@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { bytesToHex, recoverAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import { addressOf, nativeSigningAccount } from './nativeSign'
+import { addressOf, nativeSigningAccount, recoverSigner } from './nativeSign'
 
 describe('nativeSigningAccount', () => {
   it("signs a digest to the very bytes viem's account signs, for many keys and digests", async () => {
@@ -92,6 +92,37 @@ describe('nativeSigningAccount', () => {
       ] as const
       for (const transaction of transactions)
         expect(await native.signTransaction(transaction)).toBe(await viem.signTransaction(transaction))
+    }
+  })
+
+  it("recovers the signer as viem's recoverAddress does: valid, damaged and odd signatures alike", async () => {
+    const outcome = (promise: Promise<string>) =>
+      promise.then(
+        (address) => address,
+        () => 'rejected',
+      )
+    for (let i = 0; i < 60; i++) {
+      const key = generatePrivateKey()
+      const hash = bytesToHex(randomBytes(32))
+      const signature = await nativeSigningAccount(key).sign({ hash })
+      const damaged =
+        `${signature.slice(0, 10)}${(Number.parseInt(signature[10]!, 16) ^ 1).toString(16)}${signature.slice(11)}` as const
+      const candidates = [
+        signature,
+        damaged,
+        // v as 0/1, an invalid v, r or s out of range, random bytes, and the 64-byte EIP-2098 form
+        `${signature.slice(0, 130)}${signature.endsWith('1b') ? '00' : '01'}`,
+        `${signature.slice(0, 130)}05`,
+        `0x${'ff'.repeat(32)}${signature.slice(66)}`,
+        `0x${'00'.repeat(64)}1b`,
+        bytesToHex(randomBytes(65)),
+        signature.slice(0, 130),
+      ] as `0x${string}`[]
+      for (const candidate of candidates)
+        expect(await outcome(recoverSigner({ hash, signature: candidate })), candidate).toBe(
+          await outcome(recoverAddress({ hash, signature: candidate })),
+        )
+      expect(await recoverSigner({ hash, signature })).toBe(privateKeyToAccount(key).address)
     }
   })
 })

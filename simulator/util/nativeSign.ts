@@ -1,9 +1,11 @@
 import secp256k1 from 'secp256k1'
 import {
+  type Address,
   type Hex,
   hashMessage,
   hashTypedData,
   keccak256,
+  recoverAddress,
   type SerializeTransactionFn,
   serializeTransaction,
   type TransactionSerializable,
@@ -76,4 +78,24 @@ export function publicKeyOf(privateKey: Uint8Array, compressed = false): Buffer 
 export function signHash(hash: Hex, privateKey: Uint8Array): Hex {
   const { signature, recid } = secp256k1.ecdsaSign(Buffer.from(hash.slice(2), 'hex'), privateKey)
   return `0x${Buffer.from(signature).toString('hex')}${recid === 0 ? '1b' : '1c'}`
+}
+
+/**
+ * viem's `recoverAddress` with libsecp256k1 for a 65-byte signature (`r ‖ s ‖ v`, v 27/28 or
+ * 0/1): the address that signed `hash`, or a rejection when the signature recovers none. Any
+ * other form (a 64-byte EIP-2098 signature, another v) goes to viem's own. Same results as viem
+ * (nativeSign.test.ts, random and damaged signatures): it is the settlement's and the server
+ * signature's check of every submitted intent, ~20× less CPU than noble's recovery.
+ */
+export async function recoverSigner({ hash, signature }: { hash: Hex; signature: Hex }): Promise<Address> {
+  const v = signature.length === 132 ? Number.parseInt(signature.slice(130), 16) : Number.NaN
+  const recid = v === 27 || v === 0 ? 0 : v === 28 || v === 1 ? 1 : undefined
+  if (recid === undefined || !/^0x[0-9a-fA-F]{64}$/.test(hash)) return recoverAddress({ hash, signature })
+  const publicKey = secp256k1.ecdsaRecover(
+    Buffer.from(signature.slice(2, 130), 'hex'),
+    recid,
+    Buffer.from(hash.slice(2), 'hex'),
+    false,
+  )
+  return publicKeyToAddress(`0x${Buffer.from(publicKey).toString('hex')}`)
 }
