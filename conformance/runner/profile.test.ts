@@ -20,6 +20,14 @@ describe('applyProfile', () => {
     expect(
       applyProfile(PUBLIC_PROFILE, { method: 'POST', path: '/intents/route', version: 'alps' }).path,
     ).toBe('/intents/route')
+    // Without x-api-version it speaks no version (served as alps or refused): the spec's path.
+    expect(applyProfile(PUBLIC_PROFILE, { method: 'POST', path: '/intents/route' }).path).toBe(
+      '/intents/route',
+    )
+    // An unknown or malformed version goes to the versioned path, where the target refuses it.
+    expect(
+      applyProfile(PUBLIC_PROFILE, { method: 'POST', path: '/intents/route', version: 'other' }).path,
+    ).toBe('/quotes')
   })
 
   test('public: the submit moves the intent id into the body; the status reads CAIP-2 chains', () => {

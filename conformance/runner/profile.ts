@@ -26,7 +26,11 @@ export const RouteMapping = z.strictObject({
   spec: RouteLine,
   /** The target's route, e.g. `POST /intents`; `{name}` takes the spec path's parameter of that name. */
   target: RouteLine,
-  /** Only for requests of this version; a request that speaks the other version keeps the spec's path. */
+  /**
+   * Only for requests of this version: a request that speaks the other version, or none (no
+   * `x-api-version`: the target serves it as alps or refuses it, not as this version), keeps the
+   * spec's path.
+   */
   version: Version.optional(),
   /** Path parameters the target takes as fields of the JSON body instead (e.g. `intentId`). */
   pathParamsInBody: z.array(z.string().min(1)).default([]),
@@ -168,8 +172,10 @@ export function applyProfile(profile: Profile, request: ProfiledRequest): Mapped
   if (pathOnly.startsWith('/_devnet/'))
     return { method: request.method, path: request.path, body: request.body, caip2Response: [] }
   for (const route of profile.routes) {
-    if (route.version && request.version && request.version !== 'other' && request.version !== route.version)
-      continue
+    // A request without the header is not one of this version's either (versioning.missing-header
+    // on a target that serves the mapped path to one version only would otherwise hit it there).
+    // One with an unknown or malformed version goes where the target's versioned path is.
+    if (route.version && request.version !== 'other' && request.version !== route.version) continue
     const [specMethod, specPath = ''] = route.spec.split(' ')
     if (specMethod !== request.method) continue
     const params = matchTemplate(specPath, pathOnly)
