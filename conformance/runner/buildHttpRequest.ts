@@ -4,7 +4,7 @@ import { excerpt } from './excerpt'
 import { applyProfile } from './profile'
 import type { ScenarioContext } from './scenarioContext'
 import type { HttpExcerpt } from './types'
-import { VERSION_HEADERS } from './versionHeaders'
+import { type StepVersion, VERSION_HEADERS } from './versionHeaders'
 
 /** The request an HTTP step sends. */
 export type HttpRequest = {
@@ -28,12 +28,14 @@ export function buildHttpRequest(
   http: HttpStep['http'],
   scenario: LoadedScenario,
   context: ScenarioContext,
+  /** The version the step speaks (versionHeaders.ts stepVersion); by default its own, its scenario's, the run's or blanc. */
+  speaks: StepVersion = http.version ?? scenario.requires.version ?? context.version ?? 'blanc',
 ): HttpRequest {
   const headers: Record<string, string> = {}
   if (http.apiKey === 'default') headers['x-api-key'] = context.apiKey
   else if (http.apiKey === 'wrong') headers['x-api-key'] = `${context.apiKey}-wrong`
   else if (typeof http.apiKey === 'object') headers['x-api-key'] = http.apiKey.value
-  const version = http.version ?? scenario.requires.version ?? context.version ?? 'blanc'
+  const version = speaks
   if (typeof version === 'object') headers['x-api-version'] = version.raw
   else if (version !== 'omit') headers['x-api-version'] = VERSION_HEADERS[version]
 

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { LoadedScenario } from '../scenario/loadScenarios'
 import type { Version } from '../scenario/schema'
 import type { RunMetadata, ScenarioResult } from './types'
+import { stepVersion } from './versionHeaders'
 
 const runnerVersion = (() => {
   try {
@@ -35,7 +36,7 @@ export function runMetadata(parameters: {
     if (!ran.has(scenario.id)) continue
     for (const step of scenario.steps) {
       if (!('http' in step)) continue
-      const version = step.http.version ?? scenario.requires.version ?? parameters.version ?? 'blanc'
+      const version = stepVersion(step, scenario, parameters.version)
       if (parameters.version && version !== parameters.version) continue // not run (--version)
       if (version === 'alps' || version === 'blanc') versions.add(version)
     }

@@ -9,6 +9,7 @@ import { applyMatcher, type PathRead, readPath } from '../matchers'
 import { normalizeCaip2 } from '../profile'
 import { type HttpResponse, sendRequest } from '../sendRequest'
 import type { HttpExcerpt } from '../types'
+import { stepVersion } from '../versionHeaders'
 import { type StepRun, seconds } from './stepRun'
 
 /** The first pause of a polled request; each next one doubles, up to the step's `intervalMs`. */
@@ -23,7 +24,7 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
   const http = interpolate(step.http, vars)
   const expect = interpolate(step.expect, vars)
   const spec = expect.spec ?? scenario.spec
-  const request = buildHttpRequest(http, scenario, context)
+  const request = buildHttpRequest(http, scenario, context, stepVersion(step, scenario, context.version))
   const exchange: HttpExcerpt = { request: requestExcerpt(request, context.apiKey) }
   const pollStarted = Date.now()
   const poll = step.poll && {

@@ -69,7 +69,7 @@ describe('an independent blanc-only implementation at the public paths (--profil
     )
     for (const s of run.scenarios.filter((r) => r.status === 'not-applicable'))
       expect(`${s.id}: ${s.reason}`).toMatch(
-        /: (the scenario speaks alps; this run is restricted to --version blanc|the target is not an intent-devnet \(no \/_devnet\/ endpoints\))$/,
+        /: (the scenario speaks alps; this run is restricted to --version blanc|its steps speak alps; this run is restricted to --version blanc|the target is not an intent-devnet \(no \/_devnet\/ endpoints\))$/,
       )
     expect(byStatus('not-applicable').length).toBeGreaterThan(0)
     expect(run.metadata).toMatchObject({ profile: 'public', versions: ['blanc'] })
