@@ -31,5 +31,5 @@ it('the global setup starts one devnet for the run, injects its manifest, and sn
   const code = await new Promise((resolve) => child.once('exit', resolve))
   expect(code, output).toBe(0)
   expect(output).toMatch(/Test Files\s+2 passed \(2\)/)
-  expect(output).toMatch(/Tests\s+4 passed \(4\)/)
+  expect(output).toMatch(/Tests\s+6 passed \(6\)/)
 }, 120_000)

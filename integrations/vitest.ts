@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { afterEach, beforeEach, inject } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest'
 import type { TestProject } from 'vitest/node'
 import type { DevnetManifest } from '../conformance/spec'
 
@@ -120,23 +120,27 @@ export async function revertDevnet(id: string, manifest: DevnetManifest = worker
 }
 
 /**
- * Per-test isolation on the shared devnet: a snapshot before each test of the calling file (or
- * `describe`), a revert after it, so every test starts from the same chain state and clock.
+ * Isolation on the shared devnet: a snapshot before each test of the calling file (or
+ * `describe`), a revert after it, so every test starts from the same chain state and clock; with
+ * `{ scope: 'file' }`, one snapshot before the file's (or `describe`'s) `beforeAll` hooks that
+ * follow the call and one revert after it, so the next file starts from the same chains.
  * Chains and clock only: the service's own records (intents, quotes, deposits) are not rolled
  * back. Files that isolate this way must not run at the same time as other files that change
  * the same chains (`fileParallelism: false`, a project of their own, or `perWorker`).
  *
  * @example
  * import { isolateDevnet } from 'intent-devnet/vitest'
- * isolateDevnet()
+ * isolateDevnet({ scope: 'file' }) // what the file's beforeAll sets up is undone after it
+ * isolateDevnet() // and each test's changes after each test
  * test('a transfer', async () => { ... })
  */
-export function isolateDevnet(): void {
+export function isolateDevnet(options: { scope?: 'test' | 'file' | undefined } = {}): void {
+  const [before, after] = options.scope === 'file' ? [beforeAll, afterAll] : [beforeEach, afterEach]
   let id: string | undefined
-  beforeEach(async () => {
+  before(async () => {
     id = await snapshotDevnet()
   })
-  afterEach(async () => {
+  after(async () => {
     if (id !== undefined) await revertDevnet(id)
     id = undefined
   })

@@ -28,7 +28,7 @@ import {
   isForwardRunToCompleted,
   minedTransactionProblem,
 } from '../../simulator/settlement/testing/e2eClient'
-import { isolateFile, sharedDevnet } from '../support/sharedDevnet'
+import { sharedDevnet } from '../support/sharedDevnet'
 
 /**
  * The public SDK 1.x, unmodified, sending intents WITH destination calls to a started simulator:
@@ -42,7 +42,7 @@ const COUNTER = getAddress('0x00000000000000000000000000000000c0ffee02')
 const sim = sharedDevnet()
 let http: ReturnType<typeof createE2eClient>
 
-isolateFile()
+isolateDevnet({ scope: 'file' })
 beforeAll(async () => {
   http = createE2eClient(sim)
   await sim.devnet

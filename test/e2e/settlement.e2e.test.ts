@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { isolateDevnet } from '../../integrations/vitest'
 import { compactTypedData, permit2TypedData } from '../../simulator/eip712/typedData'
 import { approvePermit2, balanceOf, tokenAddress } from '../../simulator/settlement/testing/buildSignedIntent'
-import { isolateFile, sharedDevnet } from '../support/sharedDevnet'
+import { sharedDevnet } from '../support/sharedDevnet'
 
 /**
  * End to end through HTTP: the quoting service and the relayer wired into the running service,
@@ -20,7 +20,7 @@ const BLANC = '2026-04.blanc'
 const service = sharedDevnet()
 const { devnet } = service
 
-isolateFile()
+isolateDevnet({ scope: 'file' })
 isolateDevnet()
 
 async function call(method: string, path: string, body?: unknown, version?: string) {

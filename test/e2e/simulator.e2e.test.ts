@@ -39,7 +39,7 @@ import {
   minedTransactionProblem,
 } from '../../simulator/settlement/testing/e2eClient'
 import { nexusAccountFor } from '../../simulator/settlement/testing/nexusAccount'
-import { isolateFile, sharedDevnet } from '../support/sharedDevnet'
+import { sharedDevnet } from '../support/sharedDevnet'
 
 /**
  * End to end against the composed simulator (startSimulator: devnet + quoting + settlement +
@@ -52,7 +52,7 @@ const COUNTER = getAddress('0x00000000000000000000000000000000c0ffee01')
 const sim = sharedDevnet()
 let http: ReturnType<typeof createE2eClient>
 
-isolateFile()
+isolateDevnet({ scope: 'file' })
 beforeAll(async () => {
   http = createE2eClient(sim)
   // A small contract on the destination whose state destination executions change.

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll } from 'vitest'
 import type { DevnetManifest } from '../../conformance/spec'
-import { revertDevnet, snapshotDevnet, workerDevnet } from '../../integrations/vitest'
+import { workerDevnet } from '../../integrations/vitest'
 import type { AnvilInstance } from '../../simulator/devnet/anvil'
 import { createDevnetChain, type DevnetChain } from '../../simulator/devnet/chain'
 import { type DevKeys, deriveDevKeys } from '../../simulator/devnet/keys'
@@ -20,7 +19,7 @@ export type SharedDevnet = {
     chain(chainId: number): DevnetChain
     /**
      * The devnet clock, unix seconds: the wall clock plus the offset the manifest gave. Files of
-     * the shared project revert every clock move they make (isolateFile), so it holds for each.
+     * the shared project revert every clock move they make (`isolateDevnet`), so it holds for each.
      */
     now(): number
   }
@@ -77,20 +76,4 @@ function remoteAnvil(chainId: number, rpcUrl: string): AnvilInstance {
     alive: true,
     exited: new Promise<void>(() => {}),
   }
-}
-
-/**
- * File-level isolation on the shared devnet: a snapshot before the file's `beforeAll` hooks that
- * follow this call, a revert after the file, so the next file starts from the same chains and
- * clock (with `isolateDevnet()` for each test inside). The service's own records (intents,
- * quotes) stay.
- */
-export function isolateFile(): void {
-  let id: string | undefined
-  beforeAll(async () => {
-    id = await snapshotDevnet()
-  })
-  afterAll(async () => {
-    if (id !== undefined) await revertDevnet(id)
-  })
 }
