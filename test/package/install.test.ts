@@ -146,7 +146,7 @@ describe.skipIf(!enabled)('the npm package', () => {
     cpSync(join(root, 'integrations/fixtures/vitest'), consumer, { recursive: true })
     const output = await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run'], consumer)
     // biome-ignore lint/suspicious/noControlCharactersInRegex: colours in vitest's output
-    expect(output.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Tests\s+4 passed \(4\)/)
+    expect(output.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Tests\s+6 passed \(6\)/)
   }, 120_000)
 
   it('intent-devnet/jest works from node_modules in an integrator’s Jest run (no transform)', async () => {
