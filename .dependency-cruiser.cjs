@@ -2,7 +2,7 @@
 // reverse. `npm run check` runs this; a violation fails the build.
 //
 //   cli → startSimulator → http → intents/settlement/quoting/deposits/withdrawals → prices,
-//   signing, eip712 → devnet → faults, util        (conformance/spec and contracts: anyone)
+//   signing, eip712 → devnet → faults, util        (spec and contracts: anyone)
 //
 // Tests and `testing/` helpers may reach across layers to wire what they check.
 const notTest = '\\.test\\.ts$|/testing/'
@@ -39,7 +39,7 @@ module.exports = {
       comment: 'Only simulator/http/ and the composition root speak HTTP: domain code throws its own errors.',
       from: {
         path: '^simulator/',
-        pathNot: [notTest, '^simulator/http/', '^simulator/(startSimulator|index)\\.ts$', '^simulator/cli/'],
+        pathNot: [notTest, '^simulator/http/', '^simulator/(startSimulator|index)\\.ts$', '^cli/'],
       },
       to: { path: ['^simulator/http/', '^node_modules/(fastify|@fastify|fastify-[^/]+)/'] },
     },
@@ -77,27 +77,37 @@ module.exports = {
       name: 'cli-on-top',
       severity: 'error',
       comment: 'Nothing imports the CLI.',
-      from: { pathNot: ['^simulator/cli/', '^conformance/cli', '^bin/', notTest] },
-      to: { path: '^simulator/cli/' },
+      from: { pathNot: ['^cli/', '^conformance/cli', '^bin/', notTest] },
+      to: { path: '^cli/' },
     },
     {
-      name: 'runner-uses-only-http-and-rpc',
+      name: 'conformance-uses-only-the-public-simulator',
       severity: 'error',
       comment:
-        'The conformance runner judges any target over HTTP and RPC: it does not import the simulator.',
-      // startLocalTarget is the one door: it starts our simulator when no --target is given.
-      from: {
-        path: '^conformance/(runner|scenario|reporters|spec)/',
-        pathNot: [notTest, '^conformance/runner/startLocalTarget\\.ts$'],
-      },
-      to: { path: '^simulator/', pathNot: '^simulator/util/' },
+        "The conformance suite judges any target over HTTP and RPC: it imports the contract (spec/), never the simulator's internals; it may start a simulator through its public entry point.",
+      from: { path: '^conformance/', pathNot: notTest },
+      to: { path: '^simulator/', pathNot: '^simulator/index\\.ts$' },
+    },
+    {
+      name: 'simulator-knows-no-conformance',
+      severity: 'error',
+      comment: 'The simulator imports the contract (spec/), never the conformance suite.',
+      from: { path: '^simulator/', pathNot: notTest },
+      to: { path: '^conformance/' },
     },
     {
       name: 'spec-is-the-bottom',
       severity: 'error',
-      comment: 'The spec schemas import nothing of ours.',
-      from: { path: '^conformance/spec/' },
-      to: { path: ['^simulator/', '^conformance/(runner|scenario|reporters)/'] },
+      comment: 'The contract (spec/: schemas, route table, base error) imports nothing of ours but lib/.',
+      from: { path: '^spec/' },
+      to: { path: ['^simulator/', '^conformance/', '^cli/', '^integrations/'] },
+    },
+    {
+      name: 'lib-is-the-bottom',
+      severity: 'error',
+      comment: 'lib/ holds primitives both halves use (native signing); it imports nothing of ours.',
+      from: { path: '^lib/' },
+      to: { path: ['^simulator/', '^conformance/', '^cli/', '^spec/', '^integrations/'] },
     },
   ],
   options: {

@@ -58,6 +58,9 @@ export default defineConfig({
           name: 'unit',
           isolate: false,
           include: [
+            'spec/**/*.test.ts',
+            'lib/**/*.test.ts',
+            'cli/**/*.test.ts',
             'simulator/**/*.test.ts',
             'conformance/**/*.test.ts',
             'contracts/**/*.test.ts',

@@ -166,7 +166,7 @@ const runBundle = async () => {
           console.error('intent-devnet: cannot write the code cache:', error)
       }
     }
-    // `up` calls it once the service answers (simulator/cli/up.ts); every command at exit.
+    // `up` calls it once the service answers (cli/up.ts); every command at exit.
     globalThis[Symbol.for('intent-devnet.started')] = write
     process.once('exit', write)
   }
@@ -204,5 +204,5 @@ const useBundle = process.env.INTENT_DEVNET_BUNDLE !== '0' && (fresh || (await r
 if (useBundle) await runBundle()
 else {
   await registerTsx()
-  await import('../simulator/cli/main.ts')
+  await import('../cli/main.ts')
 }

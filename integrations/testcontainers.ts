@@ -8,8 +8,8 @@ import {
   type StartedTestContainer,
   Wait,
 } from 'testcontainers'
-import { type DevnetManifest, DevnetManifest as DevnetManifestSchema } from '../conformance/spec'
-import { BaseError } from '../simulator/util/BaseError'
+import { type DevnetManifest, DevnetManifest as DevnetManifestSchema } from '../spec'
+import { BaseError } from '../spec/BaseError'
 
 const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
   version: string

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest'
 import type { TestProject } from 'vitest/node'
-import type { DevnetManifest } from '../conformance/spec'
+import type { DevnetManifest } from '../spec'
 
 /** What the global setup starts: `test.provide.intentDevnetOptions` in the vitest config. */
 export type IntentDevnetVitestOptions = {

@@ -30,7 +30,7 @@ export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))
 export const OUT_DIR = 'dist'
 
 /** Entry points: bundle name → source file. `bin/intent-devnet.js` runs `intent-devnet`. */
-export const ENTRY_POINTS = { 'intent-devnet': 'simulator/cli/main.ts' } as const
+export const ENTRY_POINTS = { 'intent-devnet': 'cli/main.ts' } as const
 
 /** Name of one bundle. */
 export type BundleName = keyof typeof ENTRY_POINTS

@@ -3,7 +3,9 @@
  * the devnet with the service in front, or build the domain services on a devnet of your own.
  */
 
+export { BaseError, type BaseErrorParameters } from '../spec/BaseError'
 export { type Devnet, type StartDevnetParameters, startDevnet } from './devnet/startDevnet'
+export { readStateMeta, writeDevnetState } from './devnet/stateDir'
 export { createFaults, FAULT_CATALOGUE, FAULT_NAMES, type FaultName, type Faults } from './faults/faults'
 export { ERROR_CODES, type ErrorCode } from './http/errorCodes'
 export { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT } from './http/startService'
@@ -16,4 +18,3 @@ export {
   type StartSimulatorParameters,
   startSimulator,
 } from './startSimulator'
-export { BaseError, type BaseErrorParameters } from './util/BaseError'

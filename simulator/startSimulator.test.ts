@@ -6,7 +6,7 @@ import { parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startWebhookInbox as startWebhookReceiver } from '../conformance/runner/webhookReceiver'
-import { DevnetManifest, WebhookEnvelope } from '../conformance/spec'
+import { DevnetManifest, WebhookEnvelope } from '../spec'
 import { verifyWebhookSignature } from './deposits/signWebhook'
 import { type Simulator, startSimulator } from './startSimulator'
 

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises'
-import { API_VERSIONS, type DevnetManifest } from '../conformance/spec'
 import { tokensByChain } from '../contracts/addresses'
+import { API_VERSIONS, type DevnetManifest } from '../spec'
 import { createDepositProcessor, createDepositProcessorService, type DepositProcessor } from './deposits'
-import type { AnvilLauncher } from './devnet/anvil'
+import { type AnvilLauncher, earlyAnvilLauncher } from './devnet/anvil'
 import { type ChainSender, createChainSender } from './devnet/chainSender'
 import { type Devnet, startDevnet } from './devnet/startDevnet'
 import { createEventBus } from './events/eventBus'
@@ -54,7 +54,10 @@ export type StartSimulatorParameters = {
   faults?: Faults | undefined
   logger?: boolean | undefined
   log?: ((line: string) => void) | undefined
-  /** How the devnet starts each Anvil (startDevnet's `launchAnvil`; default startAnvil). */
+  /**
+   * How the devnet starts each Anvil (startDevnet's `launchAnvil`). Default: the Anvils
+   * bin/intent-devnet.js started before the code loaded, when it could, else startAnvil.
+   */
   launchAnvil?: AnvilLauncher | undefined
   /** Start the chains from the baked boot state when it applies (startDevnet's `bootState`; default false). */
   bootState?: boolean | undefined
@@ -85,15 +88,17 @@ export type Simulator = {
 export async function startSimulator(parameters: StartSimulatorParameters = {}): Promise<Simulator> {
   const quoteTtlSeconds = parameters.quoteTtlSeconds ?? DEFAULT_QUOTE_TTL_SECONDS
   const faults = parameters.faults ?? createFaults()
+  // The bin starts Anvils while the code loads; they are adopted here, and the unused ones stopped.
+  const early = parameters.launchAnvil ? undefined : earlyAnvilLauncher()
   const devnet = await startDevnet({
     chainIds: parameters.chainIds,
     host: parameters.host,
     stateDir: parameters.stateDir,
     forks: parameters.forks,
     log: parameters.log,
-    launchAnvil: parameters.launchAnvil,
+    launchAnvil: parameters.launchAnvil ?? early?.launch,
     bootState: parameters.bootState,
-  })
+  }).finally(() => early?.release())
   // Memory back to idle once a burst of load is over (simulator/util/idleCollector.ts).
   const collector = startIdleCollector()
   let domain: DomainServices | undefined

@@ -4,8 +4,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import type { Address, Hex } from 'viem'
-import { readStateMeta } from '../../simulator/devnet/stateDir'
-import { BaseError } from '../../simulator/util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 import { runConformance } from '../runner/runConformance'
 import { LOCAL_TARGET_CHAIN_IDS } from '../runner/startLocalTarget'
 import type { RunResult, ScenarioResult } from '../runner/types'
@@ -60,6 +59,8 @@ export async function replayRecording(parameters: ReplayRecordingParameters): Pr
   let stateDir: string | undefined
   let chainIds: readonly number[] = LOCAL_TARGET_CHAIN_IDS
   if (existsSync(recordedState)) {
+    // The simulator's state-dir format, from its public entry, loaded only when a state is at hand.
+    const { readStateMeta } = await import('../../simulator/index')
     const meta = await readStateMeta(recordedState)
     if (!meta)
       throw new ReplayError(`${recordedState}/ has no devnet.json: it is not a recorded chain state.`)
@@ -67,7 +68,7 @@ export async function replayRecording(parameters: ReplayRecordingParameters): Pr
     stateDir = await mkdtemp(join(tmpdir(), 'intent-devnet-replay-'))
     await cp(recordedState, stateDir, { recursive: true })
   }
-  const { startSimulator } = await import('../../simulator/startSimulator')
+  const { startSimulator } = await import('../../simulator/index')
   try {
     const sim = await startSimulator({
       port: 0,

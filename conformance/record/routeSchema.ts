@@ -1,4 +1,4 @@
-import type { SpecSchemaName } from '../spec'
+import type { SpecSchemaName } from '../../spec'
 
 /** One route of the spec (and the public service's aliases) and the schema of its success answer. */
 type RouteSchema = {

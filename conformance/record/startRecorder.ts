@@ -7,10 +7,10 @@ import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { parse as parseYaml } from 'yaml'
-import { BaseError } from '../../simulator/util/BaseError'
+import { DevnetManifest } from '../../spec'
+import { BaseError } from '../../spec/BaseError'
 import { ChainsFile } from '../runner/detectCapabilities'
 import { verifyWebhookSignature } from '../runner/webhookReceiver'
-import { DevnetManifest } from '../spec'
 import { type JournalWriter, openJournal } from './journal'
 import type {
   RecordedChainState,

@@ -11,12 +11,12 @@ import {
   type TransactionSerialized,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { specSchemas } from '../../spec'
 import { jsonEqual } from '../runner/matchers'
 import { parseJsonExact } from '../runner/parseJsonExact'
 import { signIntentOp } from '../runner/signIntentOp'
 import { VERSION_HEADERS } from '../runner/versionHeaders'
 import { Scenario, Step as ScenarioStep } from '../scenario/schema'
-import { specSchemas } from '../spec'
 import { journalEvents } from './journal'
 import type { RecordedExchange, RecordedTransaction, RecordedWebhook, Recording } from './recording'
 import { routeSchema } from './routeSchema'

@@ -4,7 +4,6 @@ import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, dirname } from 'node:path'
 import { stringify } from 'yaml'
-import { writeDevnetState } from '../../simulator/devnet/stateDir'
 import { parseScenario } from '../scenario/loadScenarios'
 import { removeJournal } from './journal'
 import type { Recording } from './recording'
@@ -147,6 +146,8 @@ export async function writeRecording(
   await rm(previous, { recursive: true, force: true })
   if (recording.chainState) {
     stateDir = previous
+    // The simulator's state-dir format, from its public entry, loaded only when a state is at hand.
+    const { writeDevnetState } = await import('../../simulator/index')
     await writeDevnetState(stateDir, recording.chainState.chains, {
       offsetSeconds: recording.chainState.offsetSeconds,
       chainIds: recording.chainState.chains.map((c) => c.chainId),

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { z } from 'zod'
-import { BaseError } from '../../simulator/util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 import type { ScenarioResult } from './types'
 
 /**

@@ -13,8 +13,8 @@ import {
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { addresses } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
-import { BaseError } from '../../simulator/util/BaseError'
-import { nativeSigningAccount } from '../../simulator/util/nativeSign'
+import { nativeSigningAccount } from '../../lib/nativeSign'
+import { BaseError } from '../../spec/BaseError'
 import type { ChainStep } from '../scenario/schema'
 import { namedContract } from './namedContract'
 import type { TargetCapabilities } from './types'
@@ -70,7 +70,7 @@ const fundedAccounts = new Map<Hex, PrivateKeyAccount>()
 /** The viem account of a step's signer: a funded account of the target by index, or a `0x` key as given. */
 export function signerAccount(caps: TargetCapabilities, from: number | string): PrivateKeyAccount {
   const key = signerKey(caps, from)
-  // Signs with libsecp256k1, to the same bytes as viem's own account (util/nativeSign.ts).
+  // Signs with libsecp256k1, to the same bytes as viem's own account (lib/nativeSign.ts).
   if (typeof from !== 'number') return nativeSigningAccount(key)
   let account = fundedAccounts.get(key)
   if (!account) {

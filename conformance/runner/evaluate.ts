@@ -1,5 +1,5 @@
+import { type SpecSchemaName, specSchemas } from '../../spec'
 import type { HttpExpect } from '../scenario/schema'
-import { type SpecSchemaName, specSchemas } from '../spec'
 import { applyMatcher, matchStatus, readPath } from './matchers'
 import type { HttpResponse } from './sendRequest'
 

@@ -1,4 +1,4 @@
-import { BaseError } from '../../simulator/util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 import type { Variables } from './variables'
 
 /** Thrown when a step uses `${name}` and no earlier step captured `name`. */

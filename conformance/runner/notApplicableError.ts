@@ -1,4 +1,4 @@
-import { BaseError } from '../../simulator/util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 
 /**
  * Thrown by a step that finds the scenario cannot be carried out on this target (e.g. an expiry

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { parse } from 'yaml'
 import { z } from 'zod'
-import { BaseError } from '../../simulator/util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 import { Version } from '../scenario/schema'
 
 /** Thrown when `--profile` names no built-in profile and its file is missing or not valid. */

@@ -1,4 +1,4 @@
-import { BaseError } from '../../simulator/util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 
 /** Thrown when `--shard` is not of the form `I/N` with 1 ≤ I ≤ N. */
 export class InvalidShardError extends BaseError {

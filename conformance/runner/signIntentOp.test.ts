@@ -8,7 +8,7 @@ import {
   permit2TypedData,
   singleChainOpsTypedData as simulatorSingleChainOps,
 } from '../../simulator/eip712/typedData'
-import type { IntentOp } from '../spec'
+import type { IntentOp } from '../../spec'
 import {
   CANONICAL_SIGNING_CONTRACTS,
   intentOpTypedData,

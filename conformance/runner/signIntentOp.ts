@@ -10,7 +10,6 @@ import {
   type TypedDataDefinition,
 } from 'viem'
 import { addresses } from '../../contracts/addresses'
-import { BaseError } from '../../simulator/util/BaseError'
 import {
   type Element,
   type IntentOp,
@@ -18,7 +17,8 @@ import {
   MULTICHAIN_COMPACT_TYPES,
   PERMIT_BATCH_WITNESS_TYPES,
   SINGLE_CHAIN_OPS_TYPES,
-} from '../spec'
+} from '../../spec'
+import { BaseError } from '../../spec/BaseError'
 
 /**
  * Signs an alps `intentOp` as an integrator's client does (the public SDK 1.x): the client

@@ -52,12 +52,10 @@ export async function startLocalTarget(parameters: StartLocalTargetParameters = 
     { length: parameters.extraKeys ?? LOCAL_TARGET_EXTRA_KEYS },
     () => `conformance-${randomBytes(6).toString('hex')}`,
   )
-  const { startSimulator } = await import('../../simulator/startSimulator')
-  // The Anvils bin/intent-devnet.js started before the CLI loaded (`conformance` without --target).
-  const { earlyAnvilLauncher } = await import('../../simulator/devnet/anvil')
-  const early = earlyAnvilLauncher()
+  // The simulator's public entry; it adopts the Anvils bin/intent-devnet.js started before the
+  // CLI loaded (`conformance` without --target).
+  const { startSimulator } = await import('../../simulator/index')
   const sim = await startSimulator({
-    launchAnvil: early?.launch,
     // The chains placed and funded at build time when the bake applies, as `intent-devnet up`
     // starts them (INTENT_DEVNET_BOOT_STATE=0: placed and funded now).
     bootState: process.env.INTENT_DEVNET_BOOT_STATE !== '0',
@@ -68,6 +66,6 @@ export async function startLocalTarget(parameters: StartLocalTargetParameters = 
     depositPollIntervalMs: LOCAL_TARGET_DEPOSIT_POLL_MS,
     strictVersion: parameters.strictVersion,
     chainIds: parameters.chainIds ?? LOCAL_TARGET_CHAIN_IDS,
-  }).finally(() => early?.release())
+  })
   return { target: sim.baseUrl, apiKey: sim.apiKey, apiKeys, stop: () => sim.close() }
 }

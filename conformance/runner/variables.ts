@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem'
 import { generatePrivateKey } from 'viem/accounts'
-import { addressOf as derivedAddress } from '../../simulator/util/nativeSign'
+import { addressOf as derivedAddress } from '../../lib/nativeSign'
 import type { ScenarioContext } from './scenarioContext'
 
 /** The variables of a scenario by name: `${name}` in a later step reads them (see interpolate). */

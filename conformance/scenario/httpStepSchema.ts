@@ -49,7 +49,7 @@ export type Version = z.infer<typeof Version>
 const ExpectFields = {
   status: StatusExpectation.optional(),
   headers: z.record(z.string(), Matcher).optional(),
-  /** A schema of `conformance/spec` by name (its `specSchemas` key). */
+  /** A schema of `spec` by name (its `specSchemas` key). */
   schema: z.string().optional(),
   /** JSON pointer (`/errors/0/message`) or dotted path (`errors[0].message`) → matcher. */
   body: z.record(z.string(), Matcher).optional(),

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { isNode, LineCounter, parseDocument } from 'yaml'
-import { BaseError } from '../../simulator/util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 import { Scenario } from './schema'
 import { openYamlCache, type YamlCache } from './yamlCache'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { BaseError } from '../../simulator/util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 
 /**
  * The scenario file format (`scenarios/<pack>/*.yaml`), as zod schemas. A scenario is data: a

@@ -12,7 +12,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SINGLE_CHAIN_OPS_TYPES } from '../../conformance/spec'
+import { SINGLE_CHAIN_OPS_TYPES } from '../../spec'
 import { addresses } from '../addresses'
 import {
   DevnetERC20,

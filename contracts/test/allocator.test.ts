@@ -1,7 +1,7 @@
 import { type Hex, hashStruct, zeroAddress } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { COMPACT_TYPES } from '../../conformance/spec'
+import { COMPACT_TYPES } from '../../spec'
 import { addresses } from '../addresses'
 import { Allocator } from '../generated/artifacts'
 import { anvilAccounts, placeCompact, startTestChain, type TestChain } from './helpers'
@@ -9,7 +9,7 @@ import { anvilAccounts, placeCompact, startTestChain, type TestChain } from './h
 let chain: TestChain
 const signer = anvilAccounts[3]!
 const allocator = { address: addresses.allocator, abi: Allocator.abi } as const
-/** The Compact's `Compact` type, as the service signs it (conformance/spec/eip712Types.ts). */
+/** The Compact's `Compact` type, as the service signs it (spec/eip712Types.ts). */
 const types = COMPACT_TYPES
 const compactOf = (nonce: bigint) =>
   ({

@@ -9,7 +9,7 @@ import {
   zeroAddress,
 } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { LOCK_TYPE, MULTICHAIN_COMPACT_TYPES } from '../../conformance/spec'
+import { LOCK_TYPE, MULTICHAIN_COMPACT_TYPES } from '../../spec'
 import { addresses } from '../addresses'
 import { Allocator, DevnetERC20, ReentrantToken, TestERC1271Wallet, TheCompact } from '../generated/artifacts'
 import {
@@ -61,7 +61,7 @@ const batchCompactTypes = {
   Lock: lockType,
   ...mandateTypes,
 } as const
-/** The service's MultichainCompact and Element (conformance/spec/eip712Types.ts) over the test witness. */
+/** The service's MultichainCompact and Element (spec/eip712Types.ts) over the test witness. */
 const multichainTypes = {
   MultichainCompact: MULTICHAIN_COMPACT_TYPES.MultichainCompact,
   Element: MULTICHAIN_COMPACT_TYPES.Element,

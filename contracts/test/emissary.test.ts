@@ -16,7 +16,7 @@ import {
   COMPACT_TYPES,
   EIP712_DOMAIN_TYPES_NO_CHAIN_ID,
   EMISSARY_ENABLE_TYPES,
-} from '../../conformance/spec'
+} from '../../spec'
 import { addresses } from '../addresses'
 import {
   Allocator,

@@ -16,8 +16,8 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { optimism } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SINGLE_CHAIN_OPS_TYPES } from '../../conformance/spec'
 import { type AnvilInstance, startAnvil } from '../../simulator/devnet/anvil'
+import { SINGLE_CHAIN_OPS_TYPES } from '../../spec'
 import { addresses } from '../addresses'
 import { ExecutorTestAccount, ExecutorTestCounter, IntentExecutor } from '../generated/artifacts'
 
@@ -30,7 +30,7 @@ const counter: Address = '0x00000000000000000000000000000000c0ffee01'
 /** The 20-byte validator prefix of an ERC-7579 signature (zero: the default validator). */
 const validatorPrefix: Hex = `0x${'00'.repeat(20)}`
 
-/** The SingleChainOps types (conformance/spec/eip712Types.ts), as the public SDK 1.x writes them. */
+/** The SingleChainOps types (spec/eip712Types.ts), as the public SDK 1.x writes them. */
 const singleChainOpsTypes = SINGLE_CHAIN_OPS_TYPES
 
 type SingleChainOpsMessage = {

@@ -1,6 +1,6 @@
 import { type Address, encodeFunctionData, type Hex, hashStruct } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { PERMIT_BATCH_WITNESS_TYPES } from '../../conformance/spec'
+import { PERMIT_BATCH_WITNESS_TYPES } from '../../spec'
 import { addresses } from '../addresses'
 import { DevnetERC20, Permit2, TestERC1271Wallet } from '../generated/artifacts'
 import {
@@ -30,7 +30,7 @@ const witnessTypes = {
     { name: 'fillDeadline', type: 'uint256' },
   ],
 } as const
-/** The service's PermitBatchWitnessTransferFrom (conformance/spec/eip712Types.ts) over the test witness. */
+/** The service's PermitBatchWitnessTransferFrom (spec/eip712Types.ts) over the test witness. */
 const batchTypes = {
   PermitBatchWitnessTransferFrom: PERMIT_BATCH_WITNESS_TYPES.PermitBatchWitnessTransferFrom,
   TokenPermissions: PERMIT_BATCH_WITNESS_TYPES.TokenPermissions,

@@ -9,7 +9,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MULTICHAIN_COMPACT_TYPES, PERMIT_BATCH_WITNESS_TYPES } from '../../conformance/spec'
+import { MULTICHAIN_COMPACT_TYPES, PERMIT_BATCH_WITNESS_TYPES } from '../../spec'
 import { addresses } from '../addresses'
 import { DevnetERC20, IntentExecutor, IntentFiller } from '../generated/artifacts'
 import { mintAndApprove, placeContract, placeToken, send, startTestChain, type TestChain } from './helpers'

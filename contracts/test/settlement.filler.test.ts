@@ -19,8 +19,8 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { base } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MANDATE_TYPES, SINGLE_CHAIN_OPS_TYPES } from '../../conformance/spec'
 import { type AnvilInstance, startAnvil } from '../../simulator/devnet/anvil'
+import { MANDATE_TYPES, SINGLE_CHAIN_OPS_TYPES } from '../../spec'
 import { addresses } from '../addresses'
 import {
   DevnetERC20,

@@ -20,11 +20,11 @@ import { loadavg } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type autocannon from 'autocannon'
 import { parseUnits } from 'viem'
-import type { RouteRequest } from '../../conformance/spec'
 import { tokensByChain } from '../../contracts/addresses'
 import type { QuotingServiceInstance } from '../../simulator/quoting/createQuotingService'
 import { DEFAULT_MAX_QUOTES, DEFAULT_SWEEP_INTERVAL_MS } from '../../simulator/quoting/quoteStore'
 import { DEFAULT_QUOTE_TTL_SECONDS, startSimulator } from '../../simulator/startSimulator'
+import type { RouteRequest } from '../../spec'
 
 const gc = (globalThis as { gc?: () => void }).gc
 if (!gc) throw new Error('Run with node --expose-gc --import tsx (npm run bench:quoteMemory).')

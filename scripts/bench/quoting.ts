@@ -19,7 +19,6 @@ import { loadavg } from 'node:os'
 import type autocannon from 'autocannon'
 import Fastify from 'fastify'
 import { encodeFunctionData, erc20Abi, parseUnits } from 'viem'
-import type { AlpsRouteResponse, BlancRouteResponse } from '../../conformance/spec'
 import { addresses, tokensByChain } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { startDevnet } from '../../simulator/devnet/startDevnet'
@@ -27,6 +26,7 @@ import { createFaults } from '../../simulator/faults/faults'
 import { buildApp } from '../../simulator/http/app'
 import { stubServices } from '../../simulator/http/testing/stubServices'
 import { createTestQuoting } from '../../simulator/quoting/testing/createTestQuoting'
+import type { AlpsRouteResponse, BlancRouteResponse } from '../../spec'
 
 const argument = (name: string, fallback: number) => {
   const index = process.argv.indexOf(`--${name}`)

@@ -5,7 +5,7 @@
  * - bare: 4 Anvil processes (chains 1, 10, 8453, 42161) spawned in parallel until each listens;
  * - `npm start`, `npx intent-devnet up` and `node bin/intent-devnet.js up` (the bundle), each with
  *   `--port` on a free port, from the spawn to the first `/health` 200;
- * - before: `tsx simulator/cli/main.ts up` (what `npm start` ran before issue 18) and the bin on the
+ * - before: `tsx cli/main.ts up` (what `npm start` ran before issue 18) and the bin on the
  *   sources (`INTENT_DEVNET_BUNDLE=0`, what `npx intent-devnet` ran);
  * - the bundle without its V8 code cache, without the Anvils the bin starts early and/or without
  *   the baked boot state (`INTENT_DEVNET_CODE_CACHE=0`, `INTENT_DEVNET_EARLY_ANVILS=0`,
@@ -225,8 +225,8 @@ const allVariants: Record<string, () => Promise<Started>> = {
       INTENT_DEVNET_EARLY_ANVILS: '0',
       INTENT_DEVNET_BOOT_STATE: '0',
     }),
-  'before: tsx simulator/cli/main.ts up': () =>
-    startCommand(join(root, 'node_modules/.bin/tsx'), ['simulator/cli/main.ts', 'up']),
+  'before: tsx cli/main.ts up': () =>
+    startCommand(join(root, 'node_modules/.bin/tsx'), ['cli/main.ts', 'up']),
   'before: node bin/intent-devnet.js up (tsx loader)': () =>
     startCommand(process.execPath, ['bin/intent-devnet.js', 'up'], { INTENT_DEVNET_BUNDLE: '0' }),
 }
@@ -464,7 +464,7 @@ if (conformanceRuns > 0) {
   const before: number[] = []
   for (let i = 0; i < conformanceRuns; i++) {
     after.push(await timeCommand(process.execPath, ['bin/intent-devnet.js', ...packs]))
-    before.push(await timeCommand(join(root, 'node_modules/.bin/tsx'), ['simulator/cli/main.ts', ...packs]))
+    before.push(await timeCommand(join(root, 'node_modules/.bin/tsx'), ['cli/main.ts', ...packs]))
   }
   console.log(
     `\nintent-devnet conformance, all packs, median of ${conformanceRuns}: bundle ${(median(after) / 1000).toFixed(2)} s (${after.map((v) => (v / 1000).toFixed(2)).join(', ')}), before (tsx) ${(median(before) / 1000).toFixed(2)} s (${before.map((v) => (v / 1000).toFixed(2)).join(', ')}): ${(median(after) / median(before)).toFixed(2)}x`,

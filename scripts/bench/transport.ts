@@ -19,7 +19,6 @@
  */
 import { loadavg } from 'node:os'
 import { http, parseUnits } from 'viem'
-import type { RouteRequest } from '../../conformance/spec'
 import { tokensByChain } from '../../contracts/addresses'
 import { startDevnet } from '../../simulator/devnet/startDevnet'
 import { createFaults } from '../../simulator/faults/faults'
@@ -37,6 +36,7 @@ import {
 import { createQuoteStore } from '../../simulator/quoting/quoteStore'
 import { readBalances } from '../../simulator/quoting/readBalances'
 import type { StoredQuotedIntent } from '../../simulator/quoting/types'
+import type { RouteRequest } from '../../spec'
 
 const argument = (name: string, fallback: number) => {
   const index = process.argv.indexOf(`--${name}`)

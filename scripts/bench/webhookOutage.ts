@@ -18,7 +18,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { startWebhookInbox } from '../../conformance/runner/webhookReceiver'
-import type { WebhookEvent } from '../../conformance/spec'
 import { createDepositProcessor } from '../../simulator/deposits/createDepositProcessor'
 import { tenantIdOf } from '../../simulator/deposits/tenants'
 import { startTestChains } from '../../simulator/deposits/testing/startTestChains'
@@ -27,6 +26,7 @@ import { createEventBus } from '../../simulator/events/eventBus'
 import { createFaults } from '../../simulator/faults/faults'
 import { createPriceTable } from '../../simulator/prices/prices'
 import { createSystemClock } from '../../simulator/util/clock'
+import type { WebhookEvent } from '../../spec'
 
 const arg = (name: string, fallback: number) => {
   const index = process.argv.indexOf(`--${name}`)

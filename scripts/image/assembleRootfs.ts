@@ -11,7 +11,7 @@ import {
   statSync,
 } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
-import { BaseError } from '../../simulator/util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 
 export class RootfsError extends BaseError {
   override name = 'Image.RootfsError'

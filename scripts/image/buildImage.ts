@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { BaseError } from '../../simulator/util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 import { buildBundle, bundlePath, EXTERNAL_PACKAGES, OUT_DIR, staleReason } from '../build'
 import { assembleRootfs, IMAGE_PATHS } from './assembleRootfs'
 

@@ -5,7 +5,7 @@
  * @example
  * npx tsx scripts/image/buildImageCommand.ts --tag intent-devnet:dev --force
  */
-import { BaseError } from '../../simulator/util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 import { buildImage } from './buildImage'
 
 const tagIndex = process.argv.indexOf('--tag')

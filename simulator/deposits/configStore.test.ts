@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { DepositProcessorParams } from '../../conformance/spec'
 import { tokensByChain } from '../../contracts/addresses'
+import { DepositProcessorParams } from '../../spec'
 import { createConfigStore, maskSecret } from './configStore'
 import { createTokenDirectory } from './tokenDirectory'
 

@@ -1,5 +1,5 @@
 import { type Address, getAddress, isAddress } from 'viem'
-import type { DepositProcessorParams, DepositWhitelistEntry, SponsorshipEntry } from '../../conformance/spec'
+import type { DepositProcessorParams, DepositWhitelistEntry, SponsorshipEntry } from '../../spec'
 import { AccountTakenError, InvalidConfigurationError } from './errors'
 import type { TokenDirectory } from './tokenDirectory'
 

@@ -7,7 +7,7 @@ import type {
   DepositProcessorSetupResponse,
   WebhookEvent,
   WebhookEventList,
-} from '../../conformance/spec'
+} from '../../spec'
 import type { EventBus } from '../events/eventBus'
 import type { Faults } from '../faults/faults'
 import type { PriceTable } from '../prices/prices'

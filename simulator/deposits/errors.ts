@@ -1,4 +1,4 @@
-import { BaseError } from '../util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 
 /** A setup or register request the schemas accept but this devnet cannot honour (unknown chain or token). */
 export class InvalidConfigurationError extends BaseError {

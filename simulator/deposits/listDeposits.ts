@@ -1,4 +1,4 @@
-import type { DepositListQuery } from '../../conformance/spec'
+import type { DepositListQuery } from '../../spec'
 import type { DepositStore } from './createDepositStore'
 import type { DepositRecord, DepositView } from './depositRecord'
 import { paginate } from './paginate'

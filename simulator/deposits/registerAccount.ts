@@ -1,7 +1,4 @@
-import type {
-  DepositProcessorRegisterRequest,
-  DepositProcessorRegisterResponse,
-} from '../../conformance/spec'
+import type { DepositProcessorRegisterRequest, DepositProcessorRegisterResponse } from '../../spec'
 import type { DepositStore } from './createDepositStore'
 
 /**

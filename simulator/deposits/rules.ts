@@ -1,5 +1,5 @@
-import type { SponsorshipEntry } from '../../conformance/spec'
 import type { TokenInfo } from '../../contracts/addresses'
+import type { SponsorshipEntry } from '../../spec'
 import { type PriceTable, STABLECOIN_SYMBOLS } from '../prices/prices'
 import { DEFAULT_MAX_PRICE_DEVIATION_BPS, type DepositProcessorConfiguration } from './configStore'
 

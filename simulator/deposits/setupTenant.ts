@@ -1,4 +1,4 @@
-import type { DepositProcessorParams, DepositProcessorSetupResponse } from '../../conformance/spec'
+import type { DepositProcessorParams, DepositProcessorSetupResponse } from '../../spec'
 import type { DepositContext } from './types'
 
 /**

@@ -1,4 +1,5 @@
 import type { Address, Chain, Hash, Hex, LocalAccount, PublicClient, Transport, WalletClient } from 'viem'
+import type { TokenInfo } from '../../contracts/addresses'
 import type {
   Deposit,
   DepositList,
@@ -11,8 +12,7 @@ import type {
   WebhookEvent,
   WebhookEventList,
   WebhookEventListQuery,
-} from '../../conformance/spec'
-import type { TokenInfo } from '../../contracts/addresses'
+} from '../../spec'
 import type { SendOptions } from '../devnet/chainSender'
 import type { EventBus } from '../events/eventBus'
 import type { Faults } from '../faults/faults'

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import type { WEBHOOK_EVENT_STATUSES, WebhookEvent, WebhookEventList } from '../../conformance/spec'
+import type { WEBHOOK_EVENT_STATUSES, WebhookEvent, WebhookEventList } from '../../spec'
 import type { EventBus } from '../events/eventBus'
 import { appendJsonLineSync, readJsonLinesSync, writeJsonLinesAtomicSync } from '../util/persistence'
 import { deliverWebhook, isDelivered, type WebhookAttempt } from './deliverWebhook'

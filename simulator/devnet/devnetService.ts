@@ -1,4 +1,4 @@
-import type { DevnetManifest } from '../../conformance/spec'
+import type { DevnetManifest } from '../../spec'
 
 /** What the `/_devnet/` control API and `GET /health` need from the running devnet. */
 export interface DevnetService {

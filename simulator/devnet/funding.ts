@@ -11,7 +11,7 @@ import {
 } from 'viem'
 import { addresses, type TokenInfo } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
-import { BaseError } from '../util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 import type { DevnetChain } from './chain'
 import type { DevKeys } from './keys'
 import { toLockId, toLockTag } from './lockTag'

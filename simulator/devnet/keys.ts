@@ -1,8 +1,8 @@
 import { createHmac, pbkdf2Sync } from 'node:crypto'
 import { type Address, getAddress, type Hex, keccak256 } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import { BaseError } from '../util/BaseError'
-import { nativeSigningAccount, publicKeyOf } from '../util/nativeSign'
+import { nativeSigningAccount, publicKeyOf } from '../../lib/nativeSign'
+import { BaseError } from '../../spec/BaseError'
 
 /**
  * The mnemonic the devnet derives its keys from unless told otherwise: Anvil's (and Hardhat's)
@@ -71,7 +71,7 @@ export class InvalidMnemonicError extends BaseError {
  * Derives the devnet's keys from a mnemonic, deterministically (see {@link ROLE_ADDRESS_INDEX}).
  *
  * BIP-39 and BIP-32 run on native code (Node's crypto: PBKDF2 once, HMAC-SHA512 per step;
- * libsecp256k1 for each public key, util/nativeSign.ts), so the whole set costs a few
+ * libsecp256k1 for each public key, lib/nativeSign.ts), so the whole set costs a few
  * milliseconds where viem's `mnemonicToAccount` (pure JS, one PBKDF2 per key) costs hundreds;
  * the tests check both agree.
  *

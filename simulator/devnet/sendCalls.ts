@@ -1,5 +1,5 @@
 import type { Address, Hash, Hex } from 'viem'
-import { BaseError } from '../util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 import type { DevnetChain } from './chain'
 
 /** One transaction of a boot step: placement's `initialize` calls, funding's mints and deposits. */

@@ -1,4 +1,5 @@
 import { type Address, getAddress, type Hex, keccak256, numberToHex, slice } from 'viem'
+import { addresses } from '../../contracts/addresses'
 import {
   EIP712_DOMAIN_TYPES,
   EIP712_DOMAIN_TYPES_NO_VERSION,
@@ -10,8 +11,7 @@ import {
   PERMIT_BATCH_WITNESS_TYPES,
   SINGLE_CHAIN_OPS_TYPES,
   type TypedData,
-} from '../../conformance/spec/index'
-import { addresses } from '../../contracts/addresses'
+} from '../../spec/index'
 import { createStructHasher, deepFreeze } from './eip712'
 
 /** EIP-712 typed data in its JSON form (integers as decimal strings): viem's `signTypedData` and `hashTypedData` accept it as is. */

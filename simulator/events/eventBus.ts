@@ -1,4 +1,4 @@
-import type { DepositStepEvent, IntentStepEvent, WebhookDeliveryEvent } from '../../conformance/spec/explorer'
+import type { DepositStepEvent, IntentStepEvent, WebhookDeliveryEvent } from '../events/schemas'
 
 /**
  * What the domain publishes: an intent's lifecycle step, a deposit's step, a webhook delivery

@@ -1,7 +1,7 @@
 import { type Abi, type Address, decodeFunctionData, type Hex } from 'viem'
-import type { ExplorerDecodedCall } from '../../conformance/spec/explorer'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { placementTable } from '../devnet/placement'
+import type { ExplorerDecodedCall } from './schemas'
 
 /** Turns decoded values into JSON: integers as decimal strings, arrays and structs walked. */
 export function toJsonValue(value: unknown): unknown {

@@ -1,7 +1,7 @@
-import type { ExplorerIntent, ExplorerTimelineStep } from '../../conformance/spec/explorer'
 import type { IntentRecord } from '../intents/intentStore'
 import type { IntentStatus } from '../intents/lifecycle'
 import type { SignedIntent } from '../intents/types'
+import type { ExplorerIntent, ExplorerTimelineStep } from './schemas'
 import { summarizeIntent } from './summarizeIntent'
 
 /** Looks up the gas a mined transaction used (a receipt), or null when the chain has none. */

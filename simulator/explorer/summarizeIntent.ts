@@ -1,6 +1,6 @@
-import type { ExplorerIntentSummary } from '../../conformance/spec/explorer'
 import type { IntentRecord } from '../intents/intentStore'
 import type { SignedIntent } from '../intents/types'
+import type { ExplorerIntentSummary } from './schemas'
 import { tokenAmount, tokenOfLockId } from './tokenAmount'
 
 /**

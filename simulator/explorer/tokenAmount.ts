@@ -1,6 +1,6 @@
 import { type Address, getAddress, zeroAddress } from 'viem'
-import type { ExplorerTokenAmount } from '../../conformance/spec/explorer'
 import { tokensByChain } from '../../contracts/addresses'
+import type { ExplorerTokenAmount } from './schemas'
 
 const LOW_160_BITS = (1n << 160n) - 1n
 

@@ -5,7 +5,7 @@ import type {
   ExplorerPageQuery,
   ExplorerQuoteList,
   ExplorerTransaction,
-} from '../../conformance/spec/explorer'
+} from './schemas'
 
 /**
  * The explorer's read model (`/_devnet/explorer/…`): the intent store, the quote store and the

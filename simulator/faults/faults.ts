@@ -1,4 +1,4 @@
-import { BaseError } from '../util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 
 /**
  * The faults the simulator can inject, each making it break exactly one rule of the contract,

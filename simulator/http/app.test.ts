@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { AlpsErrorEnvelope, BlancErrorEnvelope } from '../../conformance/spec'
+import { AlpsErrorEnvelope, BlancErrorEnvelope } from '../../spec'
 import {
   ALPS,
   BLANC,

@@ -1,4 +1,4 @@
-import type { ApiVersion } from '../../conformance/spec'
+import type { ApiVersion } from '../../spec'
 import type { ApiError } from './errorCodes'
 
 /** One failing field of a request, as the validation error lists it. */

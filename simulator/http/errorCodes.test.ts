@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { expect, test } from 'vitest'
-import { BaseError } from '../util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 import { ApiError, ERROR_CODES } from './errorCodes'
 
 /** Rows of the first markdown table under `## Error codes` in docs/errors.md. */

@@ -1,4 +1,4 @@
-import { BaseError, type BaseErrorParameters } from '../util/BaseError'
+import { BaseError, type BaseErrorParameters } from '../../spec/BaseError'
 
 /**
  * The one table of error codes the service answers with: code, HTTP status and meaning.

@@ -1,10 +1,10 @@
 import { expect, test } from 'vitest'
+import { BaseError } from '../../spec/BaseError'
 import * as depositErrors from '../deposits/errors'
 import { UnknownFaultError } from '../faults/faults'
 import * as intentErrors from '../intents/errors'
 import { InvalidPriceError } from '../prices/prices'
 import * as quoteErrors from '../quoting/errors'
-import { BaseError } from '../util/BaseError'
 import * as withdrawalErrors from '../withdrawals/errors'
 import { DOMAIN_ERROR_CODES, toApiErrorOfDomain } from './errorMapping'
 

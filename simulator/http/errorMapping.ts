@@ -1,9 +1,9 @@
+import type { BaseError } from '../../spec/BaseError'
 import { AccountTakenError, InvalidConfigurationError } from '../deposits/errors'
 import { UnknownFaultError } from '../faults/faults'
 import { DuplicateSubmissionError, QuoteNotFoundError, SubmissionRefusedError } from '../intents/errors'
 import { InvalidPriceError } from '../prices/prices'
 import * as quote from '../quoting/errors'
-import type { BaseError } from '../util/BaseError'
 import * as withdrawal from '../withdrawals/errors'
 import { ApiError, type ErrorCode } from './errorCodes'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { API_VERSIONS } from '../../conformance/spec'
+import { API_VERSIONS } from '../../spec'
 import { testApp } from './testing/fixtures'
 
 let t: Awaited<ReturnType<typeof testApp>>

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
+import { BaseError } from '../../spec/BaseError'
 import type { Faults } from '../faults/faults'
-import { BaseError } from '../util/BaseError'
 import { buildApp } from './app'
 import type { HttpServices } from './domainServices'
 import { DEFAULT_API_KEY } from './plugins/auth'

@@ -1,4 +1,4 @@
-import type { ApiVersion } from '../../conformance/spec'
+import type { ApiVersion } from '../../spec'
 import type { Faults } from '../faults/faults'
 import type { HttpServices } from './domainServices'
 

@@ -1,6 +1,6 @@
 import type { FastifySchemaCompiler } from 'fastify'
 import { z } from 'zod'
-import { MAX_UINT256 } from '../../conformance/spec'
+import { MAX_UINT256 } from '../../spec'
 import type { Faults } from '../faults/faults'
 import type { ValidationIssue } from './envelope'
 import { ApiError, clientError } from './errorCodes'

@@ -1,4 +1,4 @@
-import { BaseError } from '../util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 
 const docsPath = 'docs/settlement.md'
 

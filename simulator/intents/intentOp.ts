@@ -1,4 +1,4 @@
-import type { IntentOp, Mandate, SignedIntentOp } from '../../conformance/spec'
+import type { IntentOp, Mandate, SignedIntentOp } from '../../spec'
 
 /** The mandate every element shares (docs/settlement.md: one recipient, tokenOut, destination, deadline, ops). */
 export function mandateOf(intentOp: IntentOp): Mandate {

@@ -7,7 +7,7 @@ import type {
   IntentStatus,
   SubmissionResult,
   SubmitIntentOperationRequest,
-} from '../../conformance/spec'
+} from '../../spec'
 import type { Faults } from '../faults/faults'
 import type { QuoteStore, StoredQuote } from '../quoting/quoteStore'
 import type { StoredQuotedIntent } from '../quoting/types'

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { IntentStepEvent } from '../../conformance/spec/explorer'
+import { BaseError } from '../../spec/BaseError'
 import type { EventBus } from '../events/eventBus'
-import { BaseError } from '../util/BaseError'
+import type { IntentStepEvent } from '../events/schemas'
 import { readJsonSync, writeJsonAtomic } from '../util/persistence'
 import {
   type AcceptedEvent,

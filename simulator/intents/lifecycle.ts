@@ -8,7 +8,7 @@
  *      │                    │                      │
  *      └─expired→ EXPIRED   └────── failed ────────┴─→ FAILED
  */
-import { BaseError } from '../util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 
 /** Intent statuses (facts §1); CLAIMED is the public service's and is not used by the devnet. */
 export type IntentStatus = 'PENDING' | 'PRECONFIRMED' | 'FILLED' | 'COMPLETED' | 'FAILED' | 'EXPIRED'

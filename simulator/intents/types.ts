@@ -7,7 +7,7 @@ import type {
   IntentStatus,
   SubmissionResult,
   SubmitIntentOperationRequest,
-} from '../../conformance/spec'
+} from '../../spec'
 import type { SubmissionProblem } from './errors'
 
 /** Accepts signed intents and reports their status. */

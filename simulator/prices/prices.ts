@@ -1,4 +1,4 @@
-import { BaseError } from '../util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 
 /** The devnet's token prices (`POST /_devnet/prices`). */
 export interface PriceService {

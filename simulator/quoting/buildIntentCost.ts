@@ -1,5 +1,5 @@
 import type { Address } from 'viem'
-import type { IntentCost, SponsorFee } from '../../conformance/spec'
+import type { IntentCost, SponsorFee } from '../../spec'
 import { microUsd, usdNumber } from '../prices/prices'
 import { userFeeMicroUsd } from './feeMicroUsd'
 import { type FeeParts, feePartsJson, type GasEstimate, type RequestFees, sumFees } from './fees'

@@ -1,7 +1,7 @@
 import { type Address, encodeAbiParameters, type Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import type { Element, IntentOp } from '../../conformance/spec'
 import { addresses } from '../../contracts/addresses'
+import type { Element, IntentOp } from '../../spec'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { toLockId } from '../devnet/lockTag'
 import {

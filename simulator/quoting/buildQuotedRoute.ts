@@ -1,5 +1,5 @@
 import type { PrivateKeyAccount } from 'viem/accounts'
-import type { SponsorFee } from '../../conformance/spec'
+import type { SponsorFee } from '../../spec'
 import { lockTagOfId } from '../eip712/typedData'
 import { microUsd, usdNumber } from '../prices/prices'
 import type { EmissaryConfigs } from '../signing/emissary'

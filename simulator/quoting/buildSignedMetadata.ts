@@ -1,5 +1,5 @@
 import { zeroAddress } from 'viem'
-import type { EmissaryConfig, SignedMetadata, SponsorFee } from '../../conformance/spec'
+import type { EmissaryConfig, SignedMetadata, SponsorFee } from '../../spec'
 import type { CheckedRouteRequest } from './checkRouteRequest'
 import type { RequestFees } from './fees'
 import type { FundingPlan } from './types'

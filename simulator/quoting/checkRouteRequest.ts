@@ -1,6 +1,6 @@
 import { type Address, getAddress } from 'viem'
-import type { RouteRequest } from '../../conformance/spec'
 import type { TokenInfo } from '../../contracts/addresses'
+import type { RouteRequest } from '../../spec'
 import type { ExecutionInput } from './buildIntentOp'
 import { checkAccessList } from './checkAccessList'
 import {

@@ -1,6 +1,6 @@
 import { getAddress } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import type { BlancRouteResponse } from '../../conformance/spec'
+import type { BlancRouteResponse } from '../../spec'
 import type { Faults } from '../faults/faults'
 import type { PriceTable } from '../prices/prices'
 import { createEmissaryConfigs } from '../signing/emissary'

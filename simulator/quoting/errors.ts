@@ -1,4 +1,4 @@
-import { BaseError } from '../util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 import type { TokenRequirement } from './types'
 
 const docsPath = 'docs/quoting.md'

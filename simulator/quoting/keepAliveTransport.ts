@@ -7,7 +7,7 @@
 // sockets alive already). Re-run that bench before replacing it.
 import { Agent } from 'node:http'
 import { custom, type Transport } from 'viem'
-import { BaseError } from '../util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 import { localHttpPost } from '../util/localHttpPost'
 
 /** A JSON-RPC answer that carries an error (viem maps `code` to its RPC error classes). */

@@ -1,6 +1,6 @@
 import type { PrivateKeyAccount } from 'viem/accounts'
-import type { RouteRequest } from '../../conformance/spec'
 import type { TokenInfo } from '../../contracts/addresses'
+import type { RouteRequest } from '../../spec'
 import type { PriceTable } from '../prices/prices'
 import type { EmissaryConfigs } from '../signing/emissary'
 import type { Clock } from '../util/clock'

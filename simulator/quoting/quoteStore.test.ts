@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
-import type { IntentOp } from '../../conformance/spec'
+import type { IntentOp } from '../../spec'
 import { serverSignatureDigest, signServerSignature, verifyServerSignature } from '../signing/serverSignature'
 import { createQuoteStore } from './quoteStore'
 import { compactIntentOp, createSharedValues } from './toStoredQuote'

@@ -13,14 +13,9 @@ import {
   parseUnits,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-  AlpsRouteResponse,
-  BlancRouteResponse,
-  type IntentOp,
-  type RouteRequest,
-} from '../../conformance/spec'
 import { addresses, tokensByChain } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
+import { AlpsRouteResponse, BlancRouteResponse, type IntentOp, type RouteRequest } from '../../spec'
 import type { Devnet } from '../devnet/startDevnet'
 import { startDevnet } from '../devnet/startDevnet'
 import { createFaults } from '../faults/faults'

@@ -13,13 +13,8 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-  AlpsRouteResponse,
-  BlancRouteResponse,
-  type IntentOp,
-  type RouteRequest,
-} from '../../conformance/spec'
 import { addresses, type TokenInfo, tokensByChain } from '../../contracts/addresses'
+import { AlpsRouteResponse, BlancRouteResponse, type IntentOp, type RouteRequest } from '../../spec'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { toLockId } from '../devnet/lockTag'
 import { type Devnet, startDevnet } from '../devnet/startDevnet'

@@ -1,4 +1,4 @@
-import type { AlpsRouteResponse } from '../../conformance/spec'
+import type { AlpsRouteResponse } from '../../spec'
 import { buildIntentCost } from './buildIntentCost'
 import type { QuotedRoute } from './buildQuotedRoute'
 import type { QuoteResult } from './quote'

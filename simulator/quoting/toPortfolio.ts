@@ -1,4 +1,4 @@
-import type { Portfolio, PortfolioToken } from '../../conformance/spec'
+import type { Portfolio, PortfolioToken } from '../../spec'
 import type { ChainHoldings, PortfolioFilter } from './types'
 
 /**

@@ -1,5 +1,5 @@
 import type { PrivateKeyAccount } from 'viem/accounts'
-import type { IntentOp } from '../../conformance/spec'
+import type { IntentOp } from '../../spec'
 import { signOnce } from './buildIntentOp'
 import type { QuotedIntent, StoredQuotedIntent } from './types'
 

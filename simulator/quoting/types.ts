@@ -1,4 +1,5 @@
 import type { Address, Hex } from 'viem'
+import type { TokenInfo } from '../../contracts/addresses'
 import type {
   Account,
   AccountAccessList,
@@ -7,8 +8,7 @@ import type {
   IntentOp,
   Portfolio,
   RouteRequest,
-} from '../../conformance/spec'
-import type { TokenInfo } from '../../contracts/addresses'
+} from '../../spec'
 import type { TypedDataJson } from '../eip712/typedData'
 
 /**

@@ -9,9 +9,9 @@ import {
 } from 'viem'
 import { addresses } from '../../contracts/addresses'
 import { Multicall3 } from '../../contracts/generated/artifacts'
+import { recoverSigner } from '../../lib/nativeSign'
 import type { TypedDataJson } from '../eip712/typedData'
 import type { SignedIntent } from '../intents/types'
-import { recoverSigner } from '../util/nativeSign'
 import { toTypedDataDefinition } from './toTypedDataDefinition'
 import type { SettlementDevnet } from './types'
 

@@ -1,6 +1,6 @@
 import { type Address, concat, getAddress, type Hex, hashStruct, keccak256, zeroAddress } from 'viem'
-import type { Element, IntentOp, Mandate } from '../../conformance/spec'
 import { addresses } from '../../contracts/addresses'
+import type { Element, IntentOp, Mandate } from '../../spec'
 import { compactTypedData, NO_GAS_REFUND, tokenOfId, toOpJson, ZERO_VT } from '../eip712/typedData'
 import { mandateOf } from '../intents/intentOp'
 import type { SignedIntent } from '../intents/types'

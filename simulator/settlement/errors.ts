@@ -1,4 +1,4 @@
-import { BaseError } from '../util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 
 /** A settlement step (setup, fill, claim, approval) could not be done; its short message becomes the intent's `failureReason`. */
 export class SettlementStepError extends BaseError {

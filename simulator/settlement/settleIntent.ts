@@ -1,4 +1,4 @@
-import { BaseError } from '../util/BaseError'
+import { BaseError } from '../../spec/BaseError'
 import { finishClaim, startClaim, startedClaimEvent } from './claim'
 import { describeRevert } from './describeRevert'
 import { type FillReturnType, fill } from './fill'

@@ -1,7 +1,7 @@
 import { hashTypedData } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { PERMIT_BATCH_WITNESS_TYPES } from '../../conformance/spec'
 import { addresses } from '../../contracts/addresses'
+import { PERMIT_BATCH_WITNESS_TYPES } from '../../spec'
 import { createTypedDataHasher } from '../eip712/eip712'
 import { permit2TypedData } from '../eip712/typedData'
 import { toTypedDataDefinition } from './toTypedDataDefinition'

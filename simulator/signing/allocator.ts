@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { type Address, type Chain, type Hex, hashTypedData, type PublicClient, type Transport } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import { BATCH_COMPACT_TYPES, COMPACT_TYPES } from '../../conformance/spec'
 import { addresses } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
-import { BaseError } from '../util/BaseError'
+import { BATCH_COMPACT_TYPES, COMPACT_TYPES } from '../../spec'
+import { BaseError } from '../../spec/BaseError'
 
 export { BATCH_COMPACT_TYPES, COMPACT_TYPES }
 

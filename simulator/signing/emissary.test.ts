@@ -1,8 +1,8 @@
 import { getAddress, keccak256, recoverTypedDataAddress, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
-import { EmissaryConfig } from '../../conformance/spec'
 import { addresses } from '../../contracts/addresses'
+import { EmissaryConfig } from '../../spec'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { createEmissaryConfigs, emissaryEnableMessage, emissaryEnableTypedData } from './emissary'
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { type Address, getAddress, type Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import { EMISSARY_ENABLE_TYPES, type EmissaryConfig } from '../../conformance/spec'
 import { addresses } from '../../contracts/addresses'
+import { EMISSARY_ENABLE_TYPES, type EmissaryConfig } from '../../spec'
 
 export { EMISSARY_ENABLE_TYPES }
 

@@ -10,7 +10,7 @@ import {
 } from 'node:fs'
 import { mkdir, open, rename } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { BaseError } from './BaseError'
+import { BaseError } from '../../spec/BaseError'
 
 /** A state file in the state dir exists but cannot be read back (not the JSON this module wrote). */
 export class StateFileError extends BaseError {

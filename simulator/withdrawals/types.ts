@@ -3,7 +3,7 @@ import type {
   BatchWithdrawalResponse,
   WithdrawalRequest,
   WithdrawalResponse,
-} from '../../conformance/spec'
+} from '../../spec'
 
 /** Allocator signatures for withdrawals from the Compact. */
 export interface WithdrawalService {

@@ -1,9 +1,9 @@
 // Own devnet, not the shared one: the in-process withdrawal service signs with the Devnet object's allocator key and clock.
 import { type Address, createWalletClient, erc20Abi, http, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { BatchWithdrawalResponse, WithdrawalResponse } from '../../conformance/spec/index'
 import { addresses, tokensByChain } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
+import { BatchWithdrawalResponse, WithdrawalResponse } from '../../spec/index'
 import { type Devnet, startDevnet } from '../devnet/startDevnet'
 import { createFaults } from '../faults/faults'
 import { buildApp } from '../http/app'

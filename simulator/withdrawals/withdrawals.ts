@@ -1,12 +1,12 @@
 import { type Address, type Chain, getAddress, type Hex, type PublicClient, type Transport } from 'viem'
+import { addresses, type TokenInfo, tokensByChain } from '../../contracts/addresses'
+import * as artifacts from '../../contracts/generated/artifacts'
 import type {
   BatchWithdrawalRequest,
   BatchWithdrawalResponse,
   WithdrawalRequest,
   WithdrawalResponse,
-} from '../../conformance/spec/index'
-import { addresses, type TokenInfo, tokensByChain } from '../../contracts/addresses'
-import * as artifacts from '../../contracts/generated/artifacts'
+} from '../../spec/index'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { toLockId } from '../devnet/lockTag'
 import type { Faults } from '../faults/faults'

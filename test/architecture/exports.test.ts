@@ -18,7 +18,7 @@ test('package.json exports the entry points', async () => {
       "./jest/globalSetup": "./integrations/jest/globalSetup.cjs",
       "./jest/globalTeardown": "./integrations/jest/globalTeardown.cjs",
       "./package.json": "./package.json",
-      "./spec": "./conformance/spec/index.ts",
+      "./spec": "./spec/index.ts",
       "./testcontainers": "./integrations/testcontainers.ts",
       "./vitest": "./integrations/vitest.ts",
     }
@@ -75,8 +75,10 @@ test('intent-devnet (the simulator)', async () => {
       "FAULT_NAMES",
       "createFaults",
       "createServices",
+      "readStateMeta",
       "startDevnet",
       "startSimulator",
+      "writeDevnetState",
     ]
   `)
 })

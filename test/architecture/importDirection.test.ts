@@ -29,6 +29,15 @@ const probeTree = mkdtempSync(join(tmpdir(), 'arch-probes-'))
 const probes = {
   quotingImportsHttp: { file: 'simulator/quoting/archProbe.ts', imports: '../http/app' },
   intentsImportSettlement: { file: 'simulator/intents/archProbe.ts', imports: '../settlement/contractArgs' },
+  simulatorImportsConformance: {
+    file: 'simulator/http/archProbe.ts',
+    imports: '../../conformance/runner/captures',
+  },
+  runnerImportsSimulatorInternals: {
+    file: 'conformance/runner/archProbe.ts',
+    imports: '../../simulator/util/clock',
+  },
+  specImportsSimulator: { file: 'spec/archProbe.ts', imports: '../simulator/index' },
 }
 copyFileSync(join(root, 'tsconfig.json'), join(probeTree, 'tsconfig.json'))
 for (const { file, imports } of Object.values(probes)) {
@@ -45,8 +54,19 @@ for (const { file, imports } of Object.values(probes)) {
 afterAll(() => rmSync(probeTree, { recursive: true, force: true }))
 
 // Started together: the whole tree's check is the long one, the probes' tree is a few files.
-const tree = violations(root, 'simulator', 'conformance', 'scripts', 'bin', 'test')
-const probed = violations(probeTree, 'simulator')
+const tree = violations(
+  root,
+  'spec',
+  'lib',
+  'cli',
+  'simulator',
+  'conformance',
+  'scripts',
+  'bin',
+  'test',
+  'integrations',
+)
+const probed = violations(probeTree, 'simulator', 'conformance', 'spec')
 // Awaited by the tests; a rejection is theirs to report, not an unhandled one.
 tree.catch(() => {})
 probed.catch(() => {})
@@ -67,4 +87,14 @@ test('intents importing settlement (the old cycle) fails the check', async () =>
   const { file } = probes.intentsImportSettlement
   const found = await probed
   expect(found.filter((v) => v.from === file).map((v) => v.rule.name)).toContain('layer-intents')
+}, 60_000)
+
+test('the contract is the bottom: the simulator never imports conformance/, conformance only the public simulator, spec/ neither', async () => {
+  const found = await probed
+  const rules = (file: string) => found.filter((v) => v.from === file).map((v) => v.rule.name)
+  expect(rules(probes.simulatorImportsConformance.file)).toContain('simulator-knows-no-conformance')
+  expect(rules(probes.runnerImportsSimulatorInternals.file)).toContain(
+    'conformance-uses-only-the-public-simulator',
+  )
+  expect(rules(probes.specImportsSimulator.file)).toContain('spec-is-the-bottom')
 }, 60_000)

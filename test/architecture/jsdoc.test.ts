@@ -7,7 +7,7 @@ const root = join(import.meta.dirname, '..', '..')
 
 /** Source files of the simulator and the conformance suite (tests, test helpers and generated code aside). */
 function sources(): string[] {
-  return ['simulator', 'conformance']
+  return ['spec', 'lib', 'cli', 'simulator', 'conformance']
     .flatMap((dir) =>
       readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)),
     )

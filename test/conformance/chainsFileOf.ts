@@ -1,4 +1,4 @@
-import { DevnetManifest } from '../../conformance/spec'
+import { DevnetManifest } from '../../spec'
 
 /** The `--chains` file a vendor would write for a target, built here from the simulator's manifest. */
 export async function chainsFileOf(target: string, apiKey: string): Promise<object> {

@@ -12,8 +12,8 @@ import {
   parseUnits,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import type { DevnetManifest } from '../../conformance/spec'
 import { toTypedDataDefinition } from '../../simulator/settlement/toTypedDataDefinition'
+import type { DevnetManifest } from '../../spec'
 
 /**
  * The crash harness: runs `intent-devnet up --state-dir` as a real process, puts intents and

@@ -68,7 +68,7 @@ describe.skipIf(!enabled)('the npm package', () => {
       'integrations/vitest.ts',
       'integrations/jest/globalSetup.cjs',
       'integrations/jest/stopWithParent.cjs',
-      'conformance/spec/index.ts',
+      'spec/index.ts',
       'simulator/http/explorer/index.html',
       'scenarios/authentication/missing-key.yaml',
     ])

@@ -114,18 +114,8 @@ describe('bin/intent-devnet.js and its bundle', () => {
 
       // The entry point and a module deep in the graph (loaded lazily by its subcommand) changed:
       // the next run rebuilds the bundle and shows both, and does not take the old bundle's cache.
-      editDescription(
-        copy,
-        'simulator/cli/main.ts',
-        'A local devnet of the',
-        'A freshly edited devnet of the',
-      )
-      editDescription(
-        copy,
-        'simulator/cli/main.ts',
-        'print whole error chains',
-        'print whole (cached) error chains',
-      )
+      editDescription(copy, 'cli/main.ts', 'A local devnet of the', 'A freshly edited devnet of the')
+      editDescription(copy, 'cli/main.ts', 'print whole error chains', 'print whole (cached) error chains')
       editDescription(
         copy,
         'conformance/cli.ts',
@@ -148,12 +138,7 @@ describe('bin/intent-devnet.js and its bundle', () => {
     })
 
     test('INTENT_DEVNET_BUNDLE=0 runs the sources through tsx', async ({ expect }) => {
-      editDescription(
-        sourcesCopy,
-        'simulator/cli/main.ts',
-        'devnet of the',
-        'devnet (from the sources) of the',
-      )
+      editDescription(sourcesCopy, 'cli/main.ts', 'devnet of the', 'devnet (from the sources) of the')
       const built = bundleMtime(sourcesCopy)
       const sources = await run(sourcesCopy, ['--help'], { INTENT_DEVNET_BUNDLE: '0' })
       expect(sources.stdout).toContain('devnet (from the sources) of the')
@@ -162,8 +147,8 @@ describe('bin/intent-devnet.js and its bundle', () => {
 
     test('a source that does not build falls back to tsx, which reports the error', async ({ expect }) => {
       writeFileSync(
-        join(brokenCopy, 'simulator/cli/main.ts'),
-        `${readFileSync(join(brokenCopy, 'simulator/cli/main.ts'), 'utf8')}\nconst = 1\n`,
+        join(brokenCopy, 'cli/main.ts'),
+        `${readFileSync(join(brokenCopy, 'cli/main.ts'), 'utf8')}\nconst = 1\n`,
       )
       const broken = await run(brokenCopy, ['--help'])
       expect(broken.code).not.toBe(0)

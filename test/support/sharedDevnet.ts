@@ -1,8 +1,8 @@
-import type { DevnetManifest } from '../../conformance/spec'
 import { workerDevnet } from '../../integrations/vitest'
 import type { AnvilInstance } from '../../simulator/devnet/anvil'
 import { createDevnetChain, type DevnetChain } from '../../simulator/devnet/chain'
 import { type DevKeys, deriveDevKeys } from '../../simulator/devnet/keys'
+import type { DevnetManifest } from '../../spec'
 
 /**
  * A devnet the 'shared-devnet' project's global setup started (vitest.config.ts,

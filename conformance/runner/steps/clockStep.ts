@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { BaseError } from '../../../simulator/util/BaseError'
+import { BaseError } from '../../../spec/BaseError'
 import type { ClockStep } from '../../scenario/schema'
 import { postControl, targetNow } from '../controlApi'
 import { excerpt } from '../excerpt'

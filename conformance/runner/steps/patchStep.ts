@@ -1,4 +1,4 @@
-import { BaseError } from '../../../simulator/util/BaseError'
+import { BaseError } from '../../../spec/BaseError'
 import type { PatchStep } from '../../scenario/schema'
 import { interpolate } from '../interpolate'
 import type { StepRun } from './stepRun'

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import fp from 'fastify-plugin'
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { API_VERSIONS } from '../../../conformance/spec'
+import { API_VERSIONS } from '../../../spec'
 import { API_KEY_HEADER } from './auth'
 import { VERSION_HEADER } from './versioning'
 

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { API_VERSION_PATTERN, API_VERSIONS, type ApiVersion } from '../../../conformance/spec'
+import { API_VERSION_PATTERN, API_VERSIONS, type ApiVersion } from '../../../spec'
 import type { Faults } from '../../faults/faults'
 import { type ApiError, clientError } from '../errorCodes'
 import type { VersionProblem } from '../types'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { DepositProcessorRegisterResponse, WebhookEvent, WebhookEventList } from '../../../conformance/spec'
 import { tokensByChain } from '../../../contracts/addresses'
+import { DepositProcessorRegisterResponse, WebhookEvent, WebhookEventList } from '../../../spec'
 import { createDepositProcessor, createDepositProcessorService, type DepositChain } from '../../deposits'
 import { createEventBus } from '../../events/eventBus'
 import { createFaults } from '../../faults/faults'

@@ -15,7 +15,7 @@ import {
   WebhookEventListQuery,
   WebhookResendFailedRequest,
   WebhookResendFailedResponse,
-} from '../../../conformance/spec'
+} from '../../../spec'
 import { ApiError } from '../errorCodes'
 
 const IdParams = z.object({ id: z.string().min(1) })

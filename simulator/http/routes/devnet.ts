@@ -6,7 +6,7 @@ import {
   FaultsRequest,
   PricesRequest,
   RevertRequest,
-} from '../../../conformance/spec'
+} from '../../../spec'
 import { FAULT_CATALOGUE, UnknownFaultError } from '../../faults/faults'
 import { ApiError } from '../errorCodes'
 

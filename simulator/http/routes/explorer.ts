@@ -3,8 +3,10 @@ import { isIP } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { tenantIdOf } from '../../deposits/tenants'
+import type { PublishedEvent } from '../../events/eventBus'
+import { DevnetEventsQuery } from '../../events/schemas'
 import {
-  DevnetEventsQuery,
   ExplorerChains,
   ExplorerIntent,
   ExplorerIntentList,
@@ -13,9 +15,7 @@ import {
   ExplorerQuoteList,
   ExplorerTransaction,
   ExplorerTransactionParams,
-} from '../../../conformance/spec/explorer'
-import { tenantIdOf } from '../../deposits/tenants'
-import type { PublishedEvent } from '../../events/eventBus'
+} from '../../explorer/schemas'
 import { ApiError } from '../errorCodes'
 import { API_KEY_HEADER, DEFAULT_API_KEY } from '../plugins/auth'
 import { TRACE_ID_HEADER } from '../plugins/traceId'

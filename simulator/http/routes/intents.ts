@@ -11,7 +11,7 @@ import {
   RouteRequest,
   SubmissionResult,
   SubmitIntentOperationRequest,
-} from '../../../conformance/spec'
+} from '../../../spec'
 import { ApiError } from '../errorCodes'
 import { trustResponse } from '../trustedResponse'
 import { ALPS_ONLY, BLANC_ONLY } from './versions'

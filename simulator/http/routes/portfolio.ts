@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { Address, Portfolio, PortfolioQuery } from '../../../conformance/spec'
+import { Address, Portfolio, PortfolioQuery } from '../../../spec'
 
 const PortfolioParams = z.object({ address: Address })
 

@@ -4,7 +4,7 @@ import {
   BatchWithdrawalResponse,
   WithdrawalRequest,
   WithdrawalResponse,
-} from '../../../conformance/spec'
+} from '../../../spec'
 
 /** Withdrawals: allocator signatures for single (`POST /withdrawals`) and batch (`POST /batch-withdrawals`) transfers. */
 export const withdrawalRoutes: FastifyPluginAsyncZod = async (app) => {

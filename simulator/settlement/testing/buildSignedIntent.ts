@@ -1,7 +1,7 @@
 import { type Address, concat, erc20Abi, getAddress, type Hex, maxUint256, parseAbi, zeroAddress } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import type { IntentOp, SignedIntentOp } from '../../../conformance/spec'
 import { addresses, tokensByChain } from '../../../contracts/addresses'
+import type { IntentOp, SignedIntentOp } from '../../../spec'
 import { DEVNET_LOCK_TAG } from '../../devnet/funding'
 import { toLockId } from '../../devnet/lockTag'
 import type { TypedDataJson } from '../../eip712/typedData'

@@ -16,7 +16,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 
 /**
  * A second implementation of a slice of the spec, written from the spec and the public
- * reference alone: it shares no code with `simulator/` (nor with `conformance/spec`). It serves
+ * reference alone: it shares no code with `simulator/` (nor with `spec`). It serves
  * version `2026-04.blanc` only, at the public service's paths (`POST /quotes`, `POST /intents`,
  * `GET /intents/{id}`), quotes one route, verifies the caller's EIP-712 signatures and fills on
  * the destination chain from a funded solver key. Its departures from the spec are deliberate

@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
-import { API_VERSIONS } from '../../conformance/spec'
-import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT } from '../http/startService'
+import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT } from '../simulator/http/startService'
+import { API_VERSIONS } from '../spec'
 
 const parsePort = (value: string): number => {
   const port = Number(value)
@@ -87,12 +87,9 @@ export function register(program: Command): void {
     )
     .action(async (options: UpOptions) => {
       // Loaded when the command runs, so `intent-devnet --help` does not load the simulator.
-      const { startSimulator } = await import('../startSimulator')
-      // The Anvils bin/intent-devnet.js started before this code loaded, when it could.
-      const { earlyAnvilLauncher } = await import('../devnet/anvil')
-      const early = earlyAnvilLauncher()
+      // startSimulator adopts the Anvils bin/intent-devnet.js started before this code loaded.
+      const { startSimulator } = await import('../simulator/index')
       const sim = await startSimulator({
-        launchAnvil: early?.launch,
         // Placed and funded at build time when the bake applies (simulator/devnet/bootState.ts);
         // INTENT_DEVNET_BOOT_STATE=0: placed and funded now, as before the bake.
         bootState: process.env.INTENT_DEVNET_BOOT_STATE !== '0',
@@ -109,7 +106,7 @@ export function register(program: Command): void {
         requestTimeoutMs: options.requestTimeout,
         // With a state dir, what the start found there (a crash before, state loaded, intents rewound).
         log: options.stateDir ? (line) => console.log(`  - ${line}`) : undefined,
-      }).finally(() => early?.release())
+      })
       const manifest = sim.manifest()
       console.log(`intent-devnet is up at ${sim.baseUrl}`)
       console.log(`  API key:   ${sim.apiKey} (header x-api-key)`)

@@ -4,9 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { AlpsRouteResponse, DevnetManifest } from '../../conformance/spec'
+import { AlpsRouteResponse, DevnetManifest } from '../spec'
 
-const bin = join(__dirname, '..', '..', 'bin', 'intent-devnet.js')
+const bin = join(__dirname, '..', 'bin', 'intent-devnet.js')
 
 /** Children of `pid` (from /proc), to prove the Anvils go away with the CLI. */
 function childPids(pid: number): number[] {

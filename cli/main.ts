@@ -1,5 +1,5 @@
 import { Command } from 'commander'
-import { BaseError } from '../util/BaseError'
+import { BaseError } from '../spec/BaseError'
 
 /**
  * The `intent-devnet` CLI. Each subcommand lives in its own module and registers itself;
@@ -14,10 +14,10 @@ const program = new Command()
 
 const subcommands: Record<string, () => Promise<{ register: (program: Command) => void }>> = {
   up: () => import('./up'),
-  conformance: () => import('../../conformance/cli'),
-  record: () => import('../../conformance/record/recordCli'),
-  replay: () => import('../../conformance/record/replayCli'),
-  image: () => import('../../scripts/image/imageCli'),
+  conformance: () => import('../conformance/cli'),
+  record: () => import('../conformance/record/recordCli'),
+  replay: () => import('../conformance/record/replayCli'),
+  image: () => import('../scripts/image/imageCli'),
 }
 
 const wanted = process.argv[2]
