@@ -75,3 +75,37 @@ export const FaultsRequest = z.object({
   clear: z.boolean().optional(),
 })
 export type FaultsRequest = z.infer<typeof FaultsRequest>
+
+/** Answer of POST /_devnet/clock/advance: the devnet clock after the advance, unix seconds. (DESIGN: devnet control API) */
+export const ClockAdvanceResponse = z.object({ now: z.number().int() })
+export type ClockAdvanceResponse = z.infer<typeof ClockAdvanceResponse>
+
+/** Answer of POST /_devnet/quotes/reset. (DESIGN: devnet control API) */
+export const QuotesResetResponse = z.object({ reset: z.literal(true) })
+export type QuotesResetResponse = z.infer<typeof QuotesResetResponse>
+
+/** Answer of GET and POST /_devnet/faults: the enabled faults and the catalogue (name → what it breaks). */
+export const FaultsResponse = z.object({
+  enabled: z.array(z.string()),
+  known: z.record(z.string(), z.string()),
+})
+export type FaultsResponse = z.infer<typeof FaultsResponse>
+
+/** Answer of POST /_devnet/snapshot: one id for the snapshot of every chain. (DESIGN: devnet control API) */
+export const SnapshotResponse = z.object({ id: z.string().min(1) })
+export type SnapshotResponse = z.infer<typeof SnapshotResponse>
+
+/** Answer of POST /_devnet/revert. (DESIGN: devnet control API) */
+export const RevertResponse = z.object({ reverted: z.literal(true), id: z.string().min(1) })
+export type RevertResponse = z.infer<typeof RevertResponse>
+
+/** Answer of POST /_devnet/prices: every price of the table after the update (USD by symbol). */
+export const PricesResponse = z.object({ prices: z.record(z.string(), z.number()) })
+export type PricesResponse = z.infer<typeof PricesResponse>
+
+/** Answer of GET /health: `ok` when every chain's node answers, `degraded` otherwise (DESIGN). */
+export const HealthResponse = z.object({
+  status: z.enum(['ok', 'degraded']),
+  chains: z.array(z.object({ chainId: z.number().int(), up: z.boolean() })),
+})
+export type HealthResponse = z.infer<typeof HealthResponse>

@@ -66,6 +66,8 @@ export * from './devnet'
 export * from './errors'
 export * from './portfolio'
 export * from './route'
+export * from './routes'
+export * from './routeTable'
 export * from './status'
 export * from './submission'
 export * from './webhook'
@@ -186,3 +188,18 @@ export const specSchemas = {
 
 export type SpecSchemaName = keyof typeof specSchemas
 export * from './eip712Types'
+
+const nameBySchema = new Map<z.ZodType, SpecSchemaName>(
+  Object.entries(specSchemas).map(([name, entry]) => [entry.schema, name as SpecSchemaName]),
+)
+
+/**
+ * The name {@link specSchemas} gives a schema (what a scenario file writes as `expect.schema`),
+ * or undefined for a schema it does not name.
+ *
+ * @example
+ * specSchemaNameOf(ROUTES.intentStatus.responses[200]['2026-04.blanc']) // 'BlancIntentStatus'
+ */
+export function specSchemaNameOf(schema: z.ZodType): SpecSchemaName | undefined {
+  return nameBySchema.get(schema)
+}

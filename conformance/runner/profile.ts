@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { parse } from 'yaml'
 import { z } from 'zod'
+import { methodsOf, ROUTES, type RouteDefinition } from '../../spec'
 import { BaseError } from '../../spec/BaseError'
 import { Version } from '../scenario/schema'
 
@@ -73,25 +74,42 @@ export type Profile = {
 export const SPEC_PROFILE: Profile = { name: 'spec', routes: [] }
 
 /**
- * The public service's paths (facts §1): blanc quotes at `POST /quotes`, the blanc submit at
- * `POST /intents` with the intent id in the body, the blanc status at `GET /intents/{id}`
- * (whose `operations[].chain` may be a CAIP-2 chain id). alps keeps the spec's paths.
+ * The public service's paths (facts §1), derived from the route table (spec/routes): each alias
+ * route (`aliasOf`) maps its spec route to the alias's path, for the alias's version, with the
+ * path parameters it takes in the body; a route the public service serves at the spec's own path
+ * but with CAIP-2 chain ids (`caip2`) maps to itself. Today: blanc quotes at `POST /quotes`, the
+ * blanc submit at `POST /intents` with the intent id in the body, the blanc status at
+ * `GET /intents/{id}` (whose `operations[].chain` may be a CAIP-2 chain id). alps keeps the
+ * spec's paths.
  */
-export const PUBLIC_PROFILE: Profile = {
-  name: 'public',
-  routes: [
-    RouteMapping.parse({ spec: 'POST /intents/route', version: 'blanc', target: 'POST /quotes' }),
-    RouteMapping.parse({
-      spec: 'POST /intents/{intentId}/submit',
-      target: 'POST /intents',
-      pathParamsInBody: ['intentId'],
-    }),
-    RouteMapping.parse({
-      spec: 'GET /intents/{id}',
-      target: 'GET /intents/{id}',
-      caip2: { response: ['/operations/*/chain'] },
-    }),
-  ],
+export const PUBLIC_PROFILE: Profile = { name: 'public', routes: publicRoutes() }
+
+function publicRoutes(): RouteMapping[] {
+  const line = (route: RouteDefinition) => `${methodsOf(route)[0]} ${route.path}`
+  const caip2 = (route: RouteDefinition) => ({
+    request: [...(route.caip2?.request ?? [])],
+    response: [...(route.caip2?.response ?? [])],
+  })
+  const routes = ROUTES as Record<string, RouteDefinition>
+  return Object.values(routes).flatMap((route) => {
+    if (route.aliasOf) {
+      const spec = routes[route.aliasOf.route]
+      if (!spec)
+        throw new Error(`The route table's alias ${route.path} names no route ${route.aliasOf.route}.`)
+      return [
+        RouteMapping.parse({
+          spec: line(spec),
+          target: line(route),
+          ...(route.aliasOf.version ? { version: route.aliasOf.version } : {}),
+          pathParamsInBody: [...(route.aliasOf.pathParamsInBody ?? [])],
+          caip2: caip2(route),
+        }),
+      ]
+    }
+    if (route.caip2)
+      return [RouteMapping.parse({ spec: line(route), target: line(route), caip2: caip2(route) })]
+    return []
+  })
 }
 
 const BUILT_IN = { spec: SPEC_PROFILE, public: PUBLIC_PROFILE } as const

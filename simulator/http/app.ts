@@ -7,16 +7,15 @@ import type { HttpServices } from './domainServices'
 import { limitJsonBodies } from './jsonLimits'
 import { auth } from './plugins/auth'
 import { errors, frameworkErrors } from './plugins/errors'
-import { registerOpenApi } from './plugins/openapi'
+import { docsHandlers, registerOpenApi } from './plugins/openapi'
 import { generateTraceId, traceId } from './plugins/traceId'
 import { versioning } from './plugins/versioning'
-import { depositProcessorRoutes } from './routes/depositProcessor'
-import { devnetRoutes } from './routes/devnet'
-import { explorerRoutes } from './routes/explorer'
-import { healthRoutes } from './routes/health'
-import { intentRoutes } from './routes/intents'
-import { portfolioRoutes } from './routes/portfolio'
-import { withdrawalRoutes } from './routes/withdrawals'
+import { registerRoutes } from './registerRoutes'
+import { depositProcessorHandlers } from './routes/depositProcessor'
+import { devnetHandlers } from './routes/devnet'
+import { explorerHandlers } from './routes/explorer'
+import { intentHandlers } from './routes/intents'
+import { SERVER_ROUTES } from './serverRoutes'
 import { trustingSerializerCompiler } from './trustedResponse'
 import type { HttpConfig } from './types'
 import { createValidatorCompiler } from './validation'
@@ -57,7 +56,7 @@ export function serverTimeouts(config: Pick<HttpConfig, 'requestTimeoutMs' | 'he
 
 /**
  * Builds the service's Fastify app: trace ids, errors, auth, versioning and validation as
- * plugins, then one plugin per route group. The app is not listening; call `listen` or `inject`.
+ * plugins, then every route of the table ({@link SERVER_ROUTES}) with its handler. The app is not listening; call `listen` or `inject`.
  *
  * @example
  * const app = await buildApp({ apiKeys: ['devnet-key'] }, services, { faults })
@@ -105,19 +104,16 @@ export async function buildApp(
   await app.register(auth, { apiKeys: config.apiKeys })
   await app.register(versioning, { strictVersion: config.strictVersion ?? false })
 
-  // The reference page and its assets need no key, like /health and /openapi.json.
-  app.addHook('onRoute', (route) => {
-    if (route.url === '/docs' || route.url.startsWith('/docs/'))
-      route.config = { ...route.config, public: true }
-  })
   await registerOpenApi(app)
 
-  await app.register(healthRoutes)
-  await app.register(intentRoutes)
-  await app.register(withdrawalRoutes)
-  await app.register(portfolioRoutes)
-  await app.register(depositProcessorRoutes)
-  await app.register(devnetRoutes)
-  await app.register(explorerRoutes)
+  // Every route comes from the table (spec/routes, the explorer's and the docs'), each with the
+  // handler of its id: a route without a handler, or a handler without a route, throws here.
+  registerRoutes(app, SERVER_ROUTES, {
+    ...intentHandlers(app),
+    ...depositProcessorHandlers(app),
+    ...devnetHandlers(app),
+    ...explorerHandlers(app),
+    ...docsHandlers(app),
+  })
   return app
 }

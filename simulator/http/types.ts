@@ -37,6 +37,8 @@ declare module 'fastify' {
     versionProblem: VersionProblem | undefined
   }
   interface FastifyContextConfig {
+    /** The route's id in the route table (spec/routes, simulator/http/serverRoutes.ts). */
+    routeId?: string
     /** The API versions this route serves (default: all). Another version answers 404. */
     versions?: readonly ApiVersion[]
     /** Needs no key and ignores `x-api-version` (`/health`, `/openapi.json`, `/docs`). */

@@ -1,24 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
+import type { FastifyInstance } from 'fastify'
 import { tenantIdOf } from '../../deposits/tenants'
 import type { PublishedEvent } from '../../events/eventBus'
-import { DevnetEventsQuery } from '../../events/schemas'
-import {
-  ExplorerChains,
-  ExplorerIntent,
-  ExplorerIntentList,
-  ExplorerIntentParams,
-  ExplorerPageQuery,
-  ExplorerQuoteList,
-  ExplorerTransaction,
-  ExplorerTransactionParams,
-} from '../../explorer/schemas'
+import type { EXPLORER_ROUTES } from '../../explorer/routes'
 import { ApiError } from '../errorCodes'
 import { API_KEY_HEADER, DEFAULT_API_KEY } from '../plugins/auth'
 import { TRACE_ID_HEADER } from '../plugins/traceId'
+import type { RouteHandlers } from '../registerRoutes'
 
 /** The page's files, served as they are (plain HTML, CSS and JS: no build, no CDN). */
 const ASSET_DIR = fileURLToPath(new URL('../explorer/', import.meta.url))
@@ -51,15 +41,17 @@ function formatEvent(event: PublishedEvent): string {
 }
 
 /**
- * The devnet explorer: the page (`GET /explorer`, no key: it asks for one), its live feed
- * (`GET /_devnet/events`, server-sent events, keyed like the control API) and the read
- * endpoints it needs under `/_devnet/explorer/` (intents with timelines, the quote store,
- * chains, decoded transactions). Deposits and webhooks come from the deposit processor's routes.
+ * Handlers of the devnet explorer's routes (simulator/explorer/routes.ts): the page
+ * (`GET /explorer`, no key: it asks for one), its live feed (`GET /_devnet/events`, server-sent
+ * events, keyed like the control API) and the read endpoints it needs under `/_devnet/explorer/`
+ * (intents with timelines, the quote store, chains, decoded transactions). Deposits and webhooks
+ * come from the deposit processor's routes.
+ *
+ * @example
+ * registerRoutes(app, EXPLORER_ROUTES, explorerHandlers(app))
  */
-export const explorerRoutes: FastifyPluginAsyncZod = async (app) => {
+export function explorerHandlers(app: FastifyInstance): RouteHandlers<typeof EXPLORER_ROUTES> {
   const { explorer, events } = app.services
-  const control = { control: true } as const
-  const publicRoute = { public: true } as const
   const page = readFileSync(`${ASSET_DIR}index.html`, 'utf8')
   const assets = new Map(
     Object.entries(ASSETS).map(([name, type]) => [name, { type, body: readFileSync(`${ASSET_DIR}${name}`) }]),
@@ -69,11 +61,8 @@ export const explorerRoutes: FastifyPluginAsyncZod = async (app) => {
     for (const end of [...streams]) end()
   })
 
-  app.get('/explorer', {
-    config: publicRoute,
-    // The page and its files are not API: kept out of the OpenAPI document (like /docs).
-    schema: { hide: true },
-    handler: async (request, reply) => {
+  return {
+    explorerPage: async (request, reply) => {
       // Filled in only where it cannot leak: a devnet on loopback that accepts the default key.
       const prefill =
         app.httpConfig.apiKeys.includes(DEFAULT_API_KEY) &&
@@ -87,28 +76,13 @@ export const explorerRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('cache-control', 'no-store')
       return page.replace('{{DEFAULT_KEY}}', escapeHtml(prefill))
     },
-  })
-
-  app.get('/explorer/:file', {
-    config: publicRoute,
-    schema: { hide: true, params: z.object({ file: z.string().max(40) }) },
-    handler: async (request, reply) => {
+    explorerAsset: async (request, reply) => {
       const asset = assets.get(request.params.file)
       if (!asset) throw new ApiError('NOT_FOUND', `No explorer asset ${request.params.file}.`)
       reply.type(asset.type).header('cache-control', 'no-cache')
       return asset.body
     },
-  })
-
-  app.get('/_devnet/events', {
-    config: control,
-    schema: {
-      tags: ['devnet'],
-      summary:
-        'Live feed (text/event-stream): one event per intent lifecycle step, deposit step and webhook delivery',
-      querystring: DevnetEventsQuery,
-    },
-    handler: (request, reply) => {
+    events: (request, reply) => {
       const types = request.query.types ? new Set(request.query.types.split(',')) : undefined
       const lastEventId = Number(request.headers['last-event-id'])
       const after = request.query.after ?? (Number.isSafeInteger(lastEventId) ? lastEventId : undefined)
@@ -144,69 +118,19 @@ export const explorerRoutes: FastifyPluginAsyncZod = async (app) => {
       request.raw.on('close', end)
       raw.on('error', end)
     },
-  })
-
-  app.get('/_devnet/explorer/intents', {
-    config: control,
-    schema: {
-      tags: ['devnet'],
-      summary: 'Intents, newest first, paged (the explorer)',
-      querystring: ExplorerPageQuery,
-      response: { 200: ExplorerIntentList },
-    },
-    handler: (request) => explorer.listIntents(request.query),
-  })
-
-  app.get('/_devnet/explorer/intents/:id', {
-    config: control,
-    schema: {
-      tags: ['devnet'],
-      summary:
-        'One intent (id or blanc intentId) with its timeline: times, transactions, gas used, revert reason',
-      params: ExplorerIntentParams,
-      response: { 200: ExplorerIntent },
-    },
-    handler: async (request) => {
+    explorerIntents: (request) => explorer.listIntents(request.query),
+    explorerIntent: async (request) => {
       const intent = await explorer.getIntent(request.params.id)
       if (!intent) throw new ApiError('NOT_FOUND', `No intent ${request.params.id}.`)
       return intent
     },
-  })
-
-  app.get('/_devnet/explorer/quotes', {
-    config: control,
-    schema: {
-      tags: ['devnet'],
-      summary: 'The blanc quote store with each expiry on the devnet clock, newest first, paged',
-      querystring: ExplorerPageQuery,
-      response: { 200: ExplorerQuoteList },
-    },
-    handler: (request) => explorer.listQuotes(request.query),
-  })
-
-  app.get('/_devnet/explorer/chains', {
-    config: control,
-    schema: {
-      tags: ['devnet'],
-      summary: "Each chain's head block and time, and the devnet clock",
-      response: { 200: ExplorerChains },
-    },
-    handler: () => explorer.chains(),
-  })
-
-  app.get('/_devnet/explorer/chains/:chainId/transactions/:hash', {
-    config: control,
-    schema: {
-      tags: ['devnet'],
-      summary: 'A transaction, its receipt, and its call decoded by the ABI of our contract it calls',
-      params: ExplorerTransactionParams,
-      response: { 200: ExplorerTransaction },
-    },
-    handler: async (request) => {
+    explorerQuotes: (request) => explorer.listQuotes(request.query),
+    explorerChains: () => explorer.chains(),
+    explorerTransaction: async (request) => {
       const { chainId, hash } = request.params
       const tx = await explorer.getTransaction(chainId, hash as `0x${string}`)
       if (!tx) throw new ApiError('NOT_FOUND', `No transaction ${hash} on chain ${chainId}.`)
       return tx
     },
-  })
+  }
 }

@@ -1,0 +1,100 @@
+import {
+  ClockAdvanceRequest,
+  ClockAdvanceResponse,
+  DevnetManifest,
+  FaultsRequest,
+  FaultsResponse,
+  HealthResponse,
+  PricesRequest,
+  PricesResponse,
+  QuotesResetResponse,
+  RevertRequest,
+  RevertResponse,
+  SnapshotResponse,
+} from '../devnet'
+import { ALL_VERSIONS, defineRoutes } from '../routeTable'
+
+const SECTION = 'DESIGN: The devnet control API ("Under /_devnet/ (same x-api-key)")'
+const control = { versions: ALL_VERSIONS, access: 'control', tag: 'devnet' } as const
+
+/** `GET /health` and the devnet's control API under `/_devnet/` (DESIGN). */
+export const DEVNET_ROUTES = defineRoutes({
+  health: {
+    method: 'GET',
+    path: '/health',
+    versions: ALL_VERSIONS,
+    access: 'public',
+    section: 'DESIGN: health ("GET /health answers when every chain is up")',
+    summary: 'Liveness of the service and its chains',
+    tag: 'service',
+    responses: { 200: HealthResponse },
+  },
+  manifest: {
+    ...control,
+    method: 'GET',
+    path: '/_devnet/manifest',
+    section: `${SECTION}: GET /_devnet/manifest`,
+    summary: 'Chains, RPC URLs, contracts, tokens, accounts',
+    responses: { 200: DevnetManifest },
+  },
+  clockAdvance: {
+    ...control,
+    method: 'POST',
+    path: '/_devnet/clock/advance',
+    section: `${SECTION}: POST /_devnet/clock/advance`,
+    summary: 'Advance the service clock and every chain',
+    request: { body: ClockAdvanceRequest },
+    responses: { 200: ClockAdvanceResponse },
+  },
+  quotesReset: {
+    ...control,
+    method: 'POST',
+    path: '/_devnet/quotes/reset',
+    section: `${SECTION}: POST /_devnet/quotes/reset (the quote store restarts)`,
+    summary: 'Empty the quote store, as a restart would',
+    responses: { 200: QuotesResetResponse },
+  },
+  faultsGet: {
+    ...control,
+    method: 'GET',
+    path: '/_devnet/faults',
+    section: `${SECTION}: GET /_devnet/faults`,
+    summary: 'The enabled faults and the catalogue',
+    responses: { 200: FaultsResponse },
+  },
+  faultsSet: {
+    ...control,
+    method: 'POST',
+    path: '/_devnet/faults',
+    section: `${SECTION}: POST /_devnet/faults (inject a fault)`,
+    summary: 'Enable or disable faults (clear first, then disable, then enable)',
+    request: { body: FaultsRequest },
+    responses: { 200: FaultsResponse },
+  },
+  snapshot: {
+    ...control,
+    method: 'POST',
+    path: '/_devnet/snapshot',
+    section: `${SECTION}: POST /_devnet/snapshot`,
+    summary: 'Snapshot every chain; one id for the set',
+    responses: { 200: SnapshotResponse },
+  },
+  revert: {
+    ...control,
+    method: 'POST',
+    path: '/_devnet/revert',
+    section: `${SECTION}: POST /_devnet/revert`,
+    summary: 'Revert every chain to a snapshot',
+    request: { body: RevertRequest },
+    responses: { 200: RevertResponse },
+  },
+  prices: {
+    ...control,
+    method: 'POST',
+    path: '/_devnet/prices',
+    section: 'DESIGN: prices ("only faults, prices and an instant clock need the control API")',
+    summary: 'Set token prices (USD, by symbol)',
+    request: { body: PricesRequest },
+    responses: { 200: PricesResponse },
+  },
+})
