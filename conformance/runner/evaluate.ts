@@ -1,6 +1,7 @@
 import { type SpecSchemaName, specSchemas } from '../../spec'
 import type { HttpExpect } from '../scenario/schema'
-import { applyMatcher, matchStatus, readPath } from './matchers'
+import { applyMatcher, MISSING_ROUTE_STATUSES, matchStatus, namesStatus, readPath } from './matchers'
+import { errorReasons } from './reasons'
 import type { HttpResponse } from './sendRequest'
 
 /** One check an expectation made on a response. */
@@ -40,14 +41,19 @@ export function evaluate(expect: Expectation, response: HttpResponse): Evaluatio
       } as Evaluation,
     }
   })
-  const evidence = [envelope, schema, ...body.filter((b) => !b.absent).map((b) => b.evaluation)].filter(
-    (e): e is Evaluation => e !== undefined,
-  )
+  const reason = expect.reason === undefined ? undefined : evaluateReason(expect.reason, response)
+  const evidence = [
+    envelope,
+    schema,
+    reason,
+    ...body.filter((b) => !b.absent).map((b) => b.evaluation),
+  ].filter((e): e is Evaluation => e !== undefined)
   const unproven = evidence.filter((e) => !e.ok).map((e) => e.name)
   const out: Evaluation[] = []
   let statusOk = true
+  const missingRoute = missingRouteMessage(expect, response)
   if (expect.status !== undefined) {
-    const matched = matchStatus(response.status, expect.status)
+    const matched = matchStatus(response.status, expect.status) && missingRoute === undefined
     statusOk = matched && unproven.length === 0
     out.push({
       name: 'status',
@@ -55,11 +61,14 @@ export function evaluate(expect: Expectation, response: HttpResponse): Evaluatio
       expected: expect.status,
       actual: response.status,
       message: !matched
-        ? `status is ${response.status}`
+        ? (missingRoute ?? `status is ${response.status}`)
         : statusOk
           ? undefined
           : `status is ${response.status}, but the body does not prove it (${unproven.join(', ')} failed)`,
     })
+  } else if (missingRoute !== undefined && !('anyOf' in expect && expect.anyOf)) {
+    statusOk = false
+    out.push({ name: 'status', ok: false, actual: response.status, message: missingRoute })
   }
   for (const [name, matcher] of Object.entries(expect.headers ?? {})) {
     const key = name.toLowerCase()
@@ -74,6 +83,7 @@ export function evaluate(expect: Expectation, response: HttpResponse): Evaluatio
   }
   if (envelope) out.push(envelope)
   if (schema) out.push(schema)
+  if (reason) out.push(reason)
   const json = response.json
   const substantial = typeof json === 'object' && json !== null && Object.keys(json).length > 0
   for (const { absent, evaluation } of body) {
@@ -86,6 +96,37 @@ export function evaluate(expect: Expectation, response: HttpResponse): Evaluatio
     else out.push(evaluation)
   }
   return out
+}
+
+/**
+ * Why an answer is a missing route (404, 405, 501) the step does not expect by that very code,
+ * or undefined: a missing route is never acceptance, nor a refusal about the rule under test.
+ */
+export function missingRouteMessage(
+  expect: Pick<Expectation, 'status'>,
+  response: HttpResponse,
+): string | undefined {
+  if (!MISSING_ROUTE_STATUSES.includes(response.status) || namesStatus(response.status, expect.status))
+    return undefined
+  const code = readPath(response.json, '/code').value
+  return `status is ${response.status}${typeof code === 'string' ? ` ${code}` : ''}: the target does not serve the route (a missing route is never acceptance, nor a refusal about the rule)`
+}
+
+/** The check that the error's reasons (message, error, code, details[], errors[]: reasons.ts) match, case-insensitively. */
+function evaluateReason(matcher: NonNullable<Expectation['reason']>, response: HttpResponse): Evaluation {
+  const reasons = errorReasons(response.json)
+  const outcome = applyMatcher({ found: reasons !== '', value: reasons }, matcher, { ignoreCase: true })
+  return {
+    name: 'reason',
+    ok: outcome.ok,
+    expected: matcher,
+    actual: reasons === '' ? undefined : reasons.slice(0, 300),
+    message: outcome.ok
+      ? undefined
+      : reasons === ''
+        ? 'the body gives no reason (no message, error, code, details[] or errors[])'
+        : `the reasons ${outcome.message}`,
+  }
 }
 
 /** The check that a body is the version's error envelope, with a trace id equal to `x-trace-id`. */
@@ -132,7 +173,14 @@ function evaluateSchema(name: string, response: HttpResponse): Evaluation {
 
 /** The one check of `anyOf`: it passes when every check of at least one alternative passes. */
 export function evaluateAnyOf(alternatives: readonly Expectation[], response: HttpResponse): Evaluation {
-  const evaluations = alternatives.map((alternative) => evaluate(alternative, response))
+  // A missing route passes no alternative that does not expect that very code, status or not.
+  const evaluations = alternatives.map((alternative) => {
+    const results = evaluate(alternative, response)
+    const missing = missingRouteMessage(alternative, response)
+    return missing !== undefined && alternative.status === undefined
+      ? [...results, { name: 'status', ok: false, actual: response.status, message: missing }]
+      : results
+  })
   const passing = evaluations.findIndex((alt) => alt.every((r) => r.ok))
   return {
     name: 'any of',

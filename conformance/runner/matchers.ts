@@ -63,7 +63,11 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
  * @example
  * applyMatcher({ found: true, value: 'VALIDATION_ERROR' }, { equals: 'VALIDATION_ERROR' }) // { ok: true }
  */
-export function applyMatcher(read: PathRead, matcher: Matcher): MatchResult {
+export function applyMatcher(
+  read: PathRead,
+  matcher: Matcher,
+  options: { ignoreCase?: boolean } = {},
+): MatchResult {
   const { found, value } = read
   if (matcher.absent === true || matcher.exists === false)
     return found && value !== undefined ? { ok: false, message: 'is present' } : { ok: true }
@@ -79,7 +83,7 @@ export function applyMatcher(read: PathRead, matcher: Matcher): MatchResult {
     return { ok: false, message: `is ${JSON.stringify(value)}, not one of ${JSON.stringify(matcher.oneOf)}` }
   if (matcher.matches !== undefined) {
     const text = typeof value === 'string' ? value : JSON.stringify(value)
-    if (!new RegExp(matcher.matches).test(text))
+    if (!new RegExp(matcher.matches, options.ignoreCase ? 'i' : '').test(text))
       return {
         ok: false,
         message: `${JSON.stringify(text).slice(0, 200)} does not match /${matcher.matches}/`,
@@ -100,3 +104,22 @@ export function matchStatus(status: number, expectation: StatusExpectation): boo
   const not = Array.isArray(expectation.not) ? expectation.not : [expectation.not]
   return !not.some((code) => statusMatches(status, code))
 }
+
+/**
+ * Whether an expectation names this exact status code (`404`, or `[200, 404]`), as opposed to a
+ * class (`4xx`) or `{not: …}` that merely lets it through.
+ *
+ * @example
+ * namesStatus(404, [200, 404]) // true
+ * namesStatus(404, '4xx') // false
+ */
+export function namesStatus(status: number, expectation: StatusExpectation | undefined): boolean {
+  if (typeof expectation === 'number') return expectation === status
+  return Array.isArray(expectation) && expectation.includes(status)
+}
+
+/**
+ * Statuses that say the route itself is missing (404, 405, 501): never acceptance, never a
+ * refusal about a rule, unless a step expects that very code (a 404 for an expired quote).
+ */
+export const MISSING_ROUTE_STATUSES: readonly number[] = [404, 405, 501]

@@ -39,10 +39,12 @@ export async function runScenario(
   const vars = initialVariables(context)
   const inbox = context.receiver?.createInbox()
   if (inbox) Object.assign(vars, { 'webhook.url': inbox.url, 'webhook.secret': inbox.secret })
+  const notes: string[] = []
   const shared: Omit<StepRun, 'check'> = {
     scenario,
     context,
     vars,
+    note: (text) => void notes.push(text),
     enabledFaults: new Set<string>(),
     inboxId: inbox?.id,
     deadline: Date.now() + context.timeoutMs,
@@ -94,6 +96,7 @@ export async function runScenario(
     reason: stopReason,
     checks,
     durationMs: Math.round(performance.now() - started),
+    ...(notes.length > 0 && { notes }),
     ...(otherVersionSteps.length > 0 && {
       stepsNotRun: `step${otherVersionSteps.length === 1 ? '' : 's'} ${otherVersionSteps.join(', ')} not run: ${context.version === 'alps' ? 'blanc' : 'alps'}, and the run is --version ${context.version}`,
     }),

@@ -46,6 +46,11 @@ export type ScenarioResult = {
   durationMs: number
   /** For a scenario that sets per-key state: which key it used, or that it ran alone on the run's key. */
   keyState?: string | undefined
+  /**
+   * What the runner did that is not a check of the target: its own setup (funding, approvals,
+   * transfers: never counted as passes) and steps a `when` left out.
+   */
+  notes?: string[] | undefined
   /** Steps of the other version that `--version` left out, e.g. "step 1 not run: alps, and the run is --version blanc". */
   stepsNotRun?: string | undefined
 }

@@ -53,6 +53,12 @@ const ExpectFields = {
   schema: z.string().optional(),
   /** JSON pointer (`/errors/0/message`) or dotted path (`errors[0].message`) → matcher. */
   body: z.record(z.string(), Matcher).optional(),
+  /**
+   * The error's reasons, read wherever the target puts them (`message`, `error`, `code`,
+   * `details[]` message/path/field, `errors[]`: conformance/runner/reasons.ts), one a line,
+   * matched case-insensitively: a refusal is about the rule when its reasons name it.
+   */
+  reason: Matcher.optional(),
   /** Shorthand: the body is that version's error envelope, with a trace id equal to `x-trace-id`. */
   envelope: Version.optional(),
   /** The step's spec section when it differs from the scenario's. */

@@ -25,6 +25,14 @@ const Signer = z.union([z.number().int().nonnegative(), z.string()])
 
 export const ChainStep = z.strictObject({
   name: z.string().optional(),
+  /**
+   * Runs the step only when this variable was captured (e.g. a transaction hash that an answer
+   * the spec does not show may carry, captured with `?/path`); else the report notes it was left out.
+   */
+  when: z
+    .string()
+    .regex(/^[A-Za-z_][\w.]*$/)
+    .optional(),
   chain: z.discriminatedUnion('action', [
     z.strictObject({
       action: z.literal('transfer'),

@@ -3,9 +3,34 @@ import { captureValues } from '../captures'
 import { runChainAction } from '../chainActions'
 import { interpolate } from '../interpolate'
 import { applyMatcher, readPath } from '../matchers'
+import { NotApplicableError } from '../notApplicableError'
 import type { StepRun } from './stepRun'
 
 type ChainAction = ChainStep['chain']
+
+/**
+ * The runner's own actions: it funds, approves and deposits for the accounts it acts as. They
+ * are setup, not checks of the target: none counts as a pass, and one that fails makes the
+ * scenario not applicable, saying why.
+ */
+const SETUP_ACTIONS: ReadonlySet<ChainAction['action']> = new Set([
+  'transfer',
+  'approve',
+  'depositCompact',
+  'sendTransaction',
+])
+
+type SetupAction = Extract<
+  ChainAction,
+  { action: 'transfer' | 'approve' | 'depositCompact' | 'sendTransaction' }
+>
+const isSetup = (action: ChainAction): action is SetupAction => SETUP_ACTIONS.has(action.action)
+
+/** A chain id as a number, also when an answer wrote it as CAIP-2 (`eip155:8453`). */
+function chainIdOf(value: number | string): number | string {
+  const caip2 = typeof value === 'string' ? /^eip155:(\d+)$/.exec(value) : null
+  return caip2 ? Number(caip2[1]) : value
+}
 
 /**
  * `chain`: carries out a chain action over viem (a transaction, a receipt or a balance to read)
@@ -18,8 +43,16 @@ export async function chainStep(step: ChainStep, run: StepRun): Promise<void> {
   // hash): the same check has the same name in every run, which baselines and `conformance diff`
   // match on. Messages carry the values.
   const raw = step.chain as Record<string, unknown>
+  if (step.when !== undefined && !Object.hasOwn(vars, step.when)) {
+    run.note(
+      `${step.name ?? `${step.chain.action} on ${String(raw.chainId)}`}: left out, the answer carried no \${${step.when}}`,
+    )
+    return
+  }
   const action = interpolate(step.chain, vars)
   if (action.action === 'receipts') return checkReceipts(action, run)
+  action.chainId = chainIdOf(action.chainId)
+  if (isSetup(action)) return setup(step, action, run)
   const result = await runChainAction(context.caps, action)
   if (action.action === 'readBalance') {
     const balance = result.balance?.toString()
@@ -36,7 +69,7 @@ export async function chainStep(step: ChainStep, run: StepRun): Promise<void> {
     }
     return
   }
-  if (action.action === 'receipt' || action.action === 'writeContract') {
+  {
     const ok = result.status === action.expectStatus
     const what =
       action.action === 'receipt'
@@ -52,13 +85,29 @@ export async function chainStep(step: ChainStep, run: StepRun): Promise<void> {
           ? `transaction ${action.action === 'receipt' ? `${action.hash} ` : ''}is not mined on chain ${action.chainId}${why}`
           : `transaction ${result.hash} ${result.status}${why}`,
     })
-  } else
-    check(`${action.action} on ${action.chainId}`, result.status === 'success', {
-      expected: 'success',
-      actual: result.status,
-      message: result.status === 'success' ? undefined : `transaction ${result.hash} reverted`,
-    })
+  }
   captureValues(vars, step.capture, (field) => ({ found: true, value: result[field] }))
+}
+
+/**
+ * One of the runner's own actions (a transfer, an approval, a deposit): noted in the report as
+ * setup; when it fails, the scenario is not applicable (its premise could not be made).
+ */
+async function setup(step: ChainStep, action: SetupAction, run: StepRun): Promise<void> {
+  const what = `${step.name ?? action.action} (${action.action} on chain ${action.chainId})`
+  let result: Awaited<ReturnType<typeof runChainAction>>
+  try {
+    result = await runChainAction(run.context.caps, action)
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split('\n')[0] : String(error)
+    throw new NotApplicableError(`the runner's setup failed: ${what}: ${why}`)
+  }
+  if (result.status !== 'success')
+    throw new NotApplicableError(
+      `the runner's setup failed: ${what}: transaction ${result.hash ?? ''} ${result.status ?? 'not mined'}${result.error ? `: ${result.error}` : ''}`,
+    )
+  run.note(`setup: ${what}, transaction ${result.hash}`)
+  captureValues(run.vars, step.capture, (field) => ({ found: true, value: result[field] }))
 }
 
 /** `receipts`: the list is non-empty, and each item's transaction is mined on its chain with the expected status. */

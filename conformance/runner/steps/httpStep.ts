@@ -15,6 +15,12 @@ import { type StepRun, seconds } from './stepRun'
 /** The first pause of a polled request; each next one doubles, up to the step's `intervalMs`. */
 const FIRST_POLL_PAUSE_MS = 25
 
+/** Statuses that refuse the request itself (or say the route is missing): polling it again cannot change them. */
+const FINAL_STATUSES: readonly number[] = [400, 401, 403, 405, 410, 413, 415, 422, 501]
+
+/** A 404 that lasts this long ends a poll (a status may lag a moment behind the submit). */
+const LASTING_NOT_FOUND_MS = 2000
+
 /**
  * `http`: sends a request (again, while `poll` allows, until every check passes) and checks the
  * answer against `expect`, each key one check; captures from the answer's body and headers.
@@ -34,17 +40,32 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
     /** The scenario's time limit ends it before its own. */
     cut: run.deadline < pollStarted + step.poll.timeoutSeconds * 1000,
   }
-  /** Whether the answer is in the poll's final state (it will not change, whatever the wait). */
-  const settled = (answer: HttpResponse) =>
-    poll?.final !== undefined &&
-    Object.entries(poll.final).every(
-      ([path, matcher]) => applyMatcher(readPath(answer.json, path), matcher).ok,
+  /**
+   * What makes the answer final (it will not change, whatever the wait), or undefined: the
+   * poll's final state (a terminal status), or a status no later poll turns into the expected
+   * one (a refusal of the request itself, a missing route; a 404 that lasts).
+   */
+  let notFoundSince: number | undefined
+  const settled = (answer: HttpResponse): string | undefined => {
+    if (
+      poll?.final !== undefined &&
+      Object.entries(poll.final).every(([path, matcher]) => applyMatcher(readPath(answer.json, path), matcher).ok)
     )
+      return Object.keys(poll.final)
+        .map((path) => `${path} ${JSON.stringify(readPath(answer.json, path).value)}`)
+        .join(', ')
+    if (FINAL_STATUSES.includes(answer.status)) return `status ${answer.status}`
+    if (answer.status !== 404) notFoundSince = undefined
+    else if (notFoundSince === undefined) notFoundSince = Date.now()
+    else if (Date.now() - notFoundSince >= LASTING_NOT_FOUND_MS)
+      return `status 404 for ${seconds(Date.now() - notFoundSince)}`
+    return undefined
+  }
 
   let response: HttpResponse
   let results: Evaluation[]
   let attempts = 0
-  let final = false
+  let final: string | undefined
   for (;;) {
     attempts++
     try {
@@ -62,10 +83,8 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
     const done = results.every((r) => r.ok) && (!expect.anyOf || evaluateAnyOf(expect.anyOf, response).ok)
     if (!poll || done) break
     // A final state other than the expected one: waiting longer cannot change the verdict.
-    if (settled(response)) {
-      final = true
-      break
-    }
+    final = settled(response)
+    if (final !== undefined) break
     // Soon at first (a state often changes within milliseconds), then less often up to intervalMs.
     const pause = Math.min(poll.intervalMs, FIRST_POLL_PAUSE_MS * 2 ** (attempts - 1))
     if (Date.now() + pause > poll.until) break
@@ -76,7 +95,7 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
     for (const result of results)
       if (!result.ok)
         result.message = final
-          ? `${result.message ?? result.name} (a final state after ${attempts} poll${attempts === 1 ? '' : 's'}: the answer matches the poll's final ${JSON.stringify(poll.final)})`
+          ? `${final}, but ${result.message ?? `${result.name} failed`} (a final answer: the poll ended after ${attempts} poll${attempts === 1 ? '' : 's'} over ${seconds(Date.now() - pollStarted)}; no later answer can change it)`
           : `${result.message ?? result.name} (still, after ${attempts} polls over ${seconds(Date.now() - pollStarted)}${
               poll.cut
                 ? `: the scenario's time limit ended the poll before its ${poll.timeoutSeconds} s`

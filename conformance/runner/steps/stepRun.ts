@@ -17,6 +17,8 @@ export type StepRun = {
   inboxId: string | undefined
   /** When the scenario's time is up, ms since the epoch. */
   deadline: number
+  /** Notes what the runner did that is not a check (its own setup, a step left out): the report lists them. */
+  note: (text: string) => void
 }
 
 /**
