@@ -74,7 +74,14 @@ const earlyUp = () => {
  */
 const earlyConformance = (rest) =>
   rest[0] === 'diff' ||
-  rest.some((arg) => arg === '--target' || arg.startsWith('--target=') || arg === '--help' || arg === '-h')
+  rest.some(
+    (arg) =>
+      arg === '--target' ||
+      arg.startsWith('--target=') ||
+      arg.startsWith('--chains-template') ||
+      arg === '--help' ||
+      arg === '-h',
+  )
     ? undefined
     : { chainIds: [10, 8453], host: '127.0.0.1' }
 

@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { type Command, InvalidArgumentError, Option } from 'commander'
-import { formatProgress, REPORTERS, type ReporterName, writeReports } from './reporters'
+import { inPackOrder, REPORTERS, type ReporterName, writeReports } from './reporters'
 import { diffReports, formatDiff } from './reporters/diffReports'
 import { writeBaseline } from './runner/baseline'
+import { CHAINS_TEMPLATE } from './runner/chainsTemplate'
 import { runConformance } from './runner/runConformance'
 import { parseShard } from './runner/shard'
 
@@ -52,6 +53,11 @@ export function register(program: Command): void {
     )
     .option('--chains <file>', 'chain RPC URLs (and funded keys) for a target without GET /_devnet/manifest')
     .option(
+      '--chains-template [file]',
+      'write a commented --chains file with every field (to the file, or stdout) and run nothing',
+    )
+    .option('--fail-fast', 'stop at the first scenario that fails (the others are reported not run)')
+    .option(
       '--max-wait <seconds>',
       'longest real wait of a clock step on a target without the control API (else not applicable)',
       (value) => {
@@ -89,6 +95,13 @@ export function register(program: Command): void {
     )
     .option('--scenarios <dir>', 'scenario folder (default: the bundled scenarios/)')
     .action(async (options) => {
+      if (options.chainsTemplate !== undefined) {
+        if (typeof options.chainsTemplate === 'string') {
+          await writeFile(options.chainsTemplate, CHAINS_TEMPLATE)
+          console.error(`wrote ${options.chainsTemplate}`)
+        } else process.stdout.write(CHAINS_TEMPLATE)
+        return
+      }
       if (options.target && !options.apiKey)
         throw new InvalidArgumentError('--api-key is required with --target')
       const reporters = [...new Set(options.reporter as ReporterName[])]
@@ -110,9 +123,8 @@ export function register(program: Command): void {
         webhookUrl: options.webhookUrl,
         webhookHost: options.webhookHost,
         scenariosDir: options.scenarios,
-        onScenario: progress
-          ? (result, done, total) => console.log(formatProgress(result, done, total))
-          : undefined,
+        failFast: options.failFast === true,
+        onScenario: progress ? inPackOrder((line) => console.log(line)) : undefined,
       })
       const written = await writeReports(run, reporters, options.out)
       for (const path of written) console.error(`wrote ${path}`)

@@ -29,9 +29,44 @@ function formatFailure(check: CheckResult): string[] {
   if (check.message) lines.push(`    problem:  ${check.message}`)
   if (check.expected !== undefined) lines.push(`    expected: ${show(check.expected)}`)
   if (check.actual !== undefined) lines.push(`    actual:   ${show(check.actual).slice(0, 300)}`)
-  if (check.exchange)
+  if (check.exchange) {
     lines.push(dim(`    request:  ${check.exchange.request.method} ${check.exchange.request.url}`))
+    // What the target said, for every failed status check: a vendor sees why without the JSON report.
+    const response = check.exchange.response
+    if (response && (check.name === 'status' || check.name === 'any of'))
+      lines.push(dim(`    response: ${response.status} ${trimmed(response.body)}`))
+  }
   return lines
+}
+
+/** A response body on one line, cut to a few hundred characters. */
+function trimmed(body: string): string {
+  const line = body.replace(/\s+/g, ' ').trim()
+  if (line === '') return '(empty body)'
+  return line.length > 400 ? `${line.slice(0, 400)}… (${body.length} bytes)` : line
+}
+
+/**
+ * A progress printer that prints each scenario's line in pack order, whatever order they finish
+ * in: a line waits until every scenario before it has been printed.
+ *
+ * @example
+ * const onScenario = inPackOrder((line) => console.log(line))
+ * await runConformance({ …, onScenario })
+ */
+export function inPackOrder(
+  print: (line: string) => void,
+): (result: ScenarioResult, done: number, total: number, index: number) => void {
+  const waiting = new Map<number, ScenarioResult>()
+  let next = 0
+  let printed = 0
+  return (result, _done, total, index) => {
+    waiting.set(index, result)
+    for (let ready = waiting.get(next); ready; ready = waiting.get(next)) {
+      waiting.delete(next++)
+      print(formatProgress(ready, ++printed, total))
+    }
+  }
 }
 
 /**
@@ -51,6 +86,7 @@ export function renderConsole(run: RunResult): string {
   const { scenarios, checks, unexpected, durationMs } = run.summary
   lines.push(
     '',
+    ...(run.metadata.mappings?.length ? [dim(`Mappings:  ${run.metadata.mappings.join('; ')}`)] : []),
     `Target:    ${run.target}${run.shard ? ` (shard ${run.shard.index}/${run.shard.total})` : ''}`,
     dim(
       `Run:       intent-devnet ${run.metadata.runnerVersion}, pack ${run.metadata.packDigest.slice(0, 19)}…, profile ${run.metadata.profile}, versions ${run.metadata.versions.join(', ') || 'none'}, ${run.metadata.date}`,

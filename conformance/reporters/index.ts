@@ -6,7 +6,7 @@ import { renderHtml } from './html'
 import { renderJson } from './json'
 import { renderJunit } from './junit'
 
-export { formatProgress, renderConsole } from './console'
+export { formatProgress, inPackOrder, renderConsole } from './console'
 export { renderHtml } from './html'
 export { renderJson } from './json'
 export { renderJunit } from './junit'

@@ -5,6 +5,7 @@ import { DevnetManifest } from '../../spec'
 import { BaseError } from '../../spec/BaseError'
 import { joinUrl } from './buildHttpRequest'
 import { applyProfile, type Profile } from './profile'
+import { applyCanonicalDefaults } from './runInputs'
 import type { TargetCapabilities } from './types'
 
 /** Thrown when the target does not answer at all, or a `--chains` file is not valid. */
@@ -21,6 +22,8 @@ export const ChainsFile = z.strictObject({
   contracts: z.record(z.string(), z.string()).default({}),
   /** Token addresses by `<chainId>.<SYMBOL>`, e.g. `{ '8453.USDC': '0x…' }`. */
   tokens: z.record(z.string(), z.string()).default({}),
+  /** The target's quote lifetime, seconds (what a manifest would advertise). */
+  quoteTtlSeconds: z.number().positive().optional(),
 })
 export type ChainsFile = z.infer<typeof ChainsFile>
 
@@ -154,7 +157,9 @@ export async function detectCapabilities(
     if (file.accounts.length > 0) caps.accounts = file.accounts as `0x${string}`[]
     Object.assign(caps.contracts, file.contracts)
     Object.assign(caps.tokens, file.tokens)
+    if (file.quoteTtlSeconds !== undefined) caps.quoteTtlSeconds = file.quoteTtlSeconds
   }
+  caps.canonicalDefaults = applyCanonicalDefaults(caps)
 
   // A route the target has not built yet answers 501 NOT_IMPLEMENTED.
   const [faults, quotes, settlement, withdrawals, deposits] = await Promise.all([

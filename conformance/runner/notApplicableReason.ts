@@ -1,5 +1,6 @@
 import type { LoadedScenario } from '../scenario/loadScenarios'
 import type { Requirement } from '../scenario/schema'
+import { missingInput } from './runInputs'
 import type { ScenarioContext } from './scenarioContext'
 import { scenarioClaims } from './schedule'
 import { VERSION_HEADERS } from './versionHeaders'
@@ -32,6 +33,8 @@ export function notApplicableReason(scenario: LoadedScenario, context: ScenarioC
   // manifest or the --chains file; without them its requests cannot even be written.
   const highest = Math.max(-1, ...scenarioClaims(scenario).uses)
   if (highest >= caps.accounts.length)
-    return `it uses funded account ${highest} and the run has ${caps.accounts.length === 0 ? 'none' : `only ${caps.accounts.length}`} (no manifest, and no accounts in a --chains file)`
-  return undefined
+    return `it uses funded account ${highest} and the run has ${caps.accounts.length === 0 ? 'none' : `only ${caps.accounts.length}`} (no manifest, and no accounts in a --chains file): add funded private keys under accounts in --chains`
+  // Every run variable it names, every chain it acts on: a gap in the run's configuration is
+  // never the target's failure.
+  return missingInput(scenario, caps)
 }

@@ -54,8 +54,10 @@ export type RunConformanceParameters = {
    * interfere never run side by side whatever the number (schedule.ts).
    */
   concurrency?: number | undefined
-  /** Called after each scenario, for progress output. */
-  onScenario?: ((result: ScenarioResult, done: number, total: number) => void) | undefined
+  /** `--fail-fast`: after the first failed scenario no other starts (those are reported not run). */
+  failFast?: boolean | undefined
+  /** Called after each scenario, for progress output; `index` is its place in pack order. */
+  onScenario?: ((result: ScenarioResult, done: number, total: number, index: number) => void) | undefined
 }
 
 /**
@@ -108,6 +110,7 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
     }
     const results: ScenarioResult[] = new Array(scenarios.length)
     let done = 0
+    let firstFailure: string | undefined
     const keys = runKeys(parameters, apiKey, local)
     await runScheduled({
       scenarios,
@@ -119,6 +122,14 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       accounts: parameters.chainsFile ? 0 : caps.accounts.length,
       run: async (index, key, accounts) => {
         const scenario = scenarios[index]!
+        if (firstFailure !== undefined) {
+          results[index] = notRun(
+            scenario,
+            `not run: --fail-fast stopped the run when ${firstFailure} failed`,
+          )
+          parameters.onScenario?.(results[index], ++done, scenarios.length, index)
+          return
+        }
         // Other runs may judge the same target at once (shards side by side): one that must run
         // alone holds it against theirs too. The runner's own simulator is this run's alone.
         const release = !parameters.target
@@ -138,7 +149,8 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
               ? { ...(await runScenario(scenario, { ...on, apiKey: own.key })), keyState: own.label }
               : await runAloneOnKey(scenario, on)
           results[index] = result
-          parameters.onScenario?.(result, ++done, scenarios.length)
+          if (parameters.failFast && result.status === 'failed') firstFailure ??= result.id
+          parameters.onScenario?.(result, ++done, scenarios.length, index)
         } finally {
           await release?.()
         }
@@ -166,6 +178,12 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
     await receiver.close()
     await local?.stop()
   }
+}
+
+/** The result of a scenario the run did not start. */
+function notRun(scenario: LoadedScenario, reason: string): ScenarioResult {
+  const { id, title, pack, file, spec } = scenario
+  return { id, title, pack, file, spec, status: 'not-applicable', reason, checks: [], durationMs: 0 }
 }
 
 /** Counts of a run; `unexpected` decides the exit code. */

@@ -78,6 +78,8 @@ export type TargetCapabilities = {
   contracts: Record<string, string>
   /** Token addresses by `<chainId>.<SYMBOL>` (manifest or `--chains` file), for `${tokens.8453.USDC}`. */
   tokens: Record<string, string>
+  /** Run variables neither the manifest nor `--chains` gave, filled with canonical addresses (runInputs.ts), e.g. `tokens.10.USDC`. */
+  canonicalDefaults?: string[] | undefined
 }
 
 /** What makes two reports comparable: who ran what, against what, when. */
@@ -93,6 +95,8 @@ export type RunMetadata = {
   versions: ('alps' | 'blanc')[]
   /** ISO date of the run's start. */
   date: string
+  /** Every mapping the profile applied (a path, CAIP-2 chain ids, header-less requests), each once. */
+  mappings?: string[] | undefined
 }
 
 export type RunSummary = {

@@ -49,7 +49,9 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
   const settled = (answer: HttpResponse): string | undefined => {
     if (
       poll?.final !== undefined &&
-      Object.entries(poll.final).every(([path, matcher]) => applyMatcher(readPath(answer.json, path), matcher).ok)
+      Object.entries(poll.final).every(
+        ([path, matcher]) => applyMatcher(readPath(answer.json, path), matcher).ok,
+      )
     )
       return Object.keys(poll.final)
         .map((path) => `${path} ${JSON.stringify(readPath(answer.json, path).value)}`)
