@@ -86,6 +86,7 @@ export function renderConsole(run: RunResult): string {
   const { scenarios, checks, unexpected, durationMs } = run.summary
   lines.push(
     '',
+    ...(run.capabilities.learned?.hints ?? []).map((hint) => yellow(`Hint:      ${hint}`)),
     ...(run.metadata.mappings?.length ? [dim(`Mappings:  ${run.metadata.mappings.join('; ')}`)] : []),
     `Target:    ${run.target}${run.shard ? ` (shard ${run.shard.index}/${run.shard.total})` : ''}`,
     dim(

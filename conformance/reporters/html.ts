@@ -108,9 +108,11 @@ export function renderHtml(run: RunResult): string {
   const s = run.summary
   const failures = run.scenarios.flatMap((x) => x.checks.filter((c) => c.status === 'failed'))
   const anchors: Anchors = new Map(failures.map((check, i) => [check, `failure-${i + 1}`]))
-  const mappings = run.metadata.mappings?.length
-    ? `<p class="muted">Profile mappings applied: ${run.metadata.mappings.map(h).join('; ')}.</p>`
-    : ''
+  const mappings = `${(run.capabilities.learned?.hints ?? []).map((hint) => `<p class="na">Hint: ${h(hint)}</p>`).join('')}${
+    run.metadata.mappings?.length
+      ? `<p class="muted">Profile mappings applied: ${run.metadata.mappings.map(h).join('; ')}.</p>`
+      : ''
+  }`
   const packs = [...new Set(run.scenarios.map((x) => x.pack))]
   const verdict =
     s.unexpected === 0 ? '<b class="ok">conformant</b>' : `<b class="bad">${s.unexpected} unexpected</b>`

@@ -46,6 +46,7 @@ export function buildHttpRequest(
     version: version === 'alps' || version === 'blanc' ? version : version === 'omit' ? undefined : 'other',
     body: jsonBody ? http.body : undefined,
   })
+  if (mapped.mapping !== undefined) context.mappingsApplied?.add(mapped.mapping)
   let body: string | undefined
   if (http.rawBody !== undefined) body = http.rawBody
   else if (http.oversizeBytes !== undefined)

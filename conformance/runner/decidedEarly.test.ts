@@ -82,7 +82,9 @@ steps:
     const check = failed.scenarios[0]!.checks.find((c) => c.name === 'body /status')!
     expect(check.status).toBe('failed')
     expect(check.actual).toBe('FAILED')
-    expect(check.message).toMatch(/a final state after 1 poll/)
+    expect(check.message).toMatch(
+      /^\/status "FAILED", but .* \(a final answer: the poll ended after 1 poll over/,
+    )
     expect(polls.get('failed')).toBe(1)
 
     const late = await run(`

@@ -4,7 +4,8 @@ import { z } from 'zod'
 import { DevnetManifest } from '../../spec'
 import { BaseError } from '../../spec/BaseError'
 import { joinUrl } from './buildHttpRequest'
-import { applyProfile, type Profile } from './profile'
+import { learnFromTarget } from './learnProfile'
+import { applyProfile, type Profile, SPEC_PROFILE } from './profile'
 import { applyCanonicalDefaults } from './runInputs'
 import type { TargetCapabilities } from './types'
 
@@ -72,16 +73,24 @@ export async function detectCapabilities(
 ): Promise<TargetCapabilities> {
   const { target, apiKey } = parameters
   const timeoutMs = parameters.timeoutMs ?? 10_000
-  const call = async (method: string, path: string, body?: unknown) => {
-    const mapped = parameters.profile
-      ? applyProfile(parameters.profile, { method, path, version: 'alps', body })
-      : { method, path, body }
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    /** Already mapped by the profile (and the version to send, none when undefined). */
+    as?: { version: string | undefined },
+  ) => {
+    const mapped =
+      parameters.profile && !as
+        ? applyProfile(parameters.profile, { method, path, version: 'alps', body })
+        : { method, path, body }
+    const version = as ? as.version : '2026-01.alps'
     try {
       const response = await fetch(joinUrl(target, mapped.path), {
         method: mapped.method,
         headers: {
           'x-api-key': apiKey,
-          'x-api-version': '2026-01.alps',
+          ...(version === undefined ? {} : { 'x-api-version': version }),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: mapped.body === undefined ? null : JSON.stringify(mapped.body),
@@ -162,13 +171,19 @@ export async function detectCapabilities(
   caps.canonicalDefaults = applyCanonicalDefaults(caps)
 
   // A route the target has not built yet answers 501 NOT_IMPLEMENTED.
-  const [faults, quotes, settlement, withdrawals, deposits] = await Promise.all([
+  const [faults, quotes, settlement, withdrawals, deposits, learned] = await Promise.all([
     call('GET', '/_devnet/faults'),
     call('POST', '/intents/route', PROBE_ROUTE_REQUEST),
     call('GET', '/intent-operation/1'),
     call('POST', '/withdrawals', PROBE_WITHDRAWAL),
     call('GET', '/deposit-processor/setup'),
+    learnFromTarget(
+      parameters.profile ?? SPEC_PROFILE,
+      ({ method, path, body, version }) => call(method, path, body, { version }),
+      PROBE_ROUTE_REQUEST,
+    ),
   ])
+  caps.learned = learned
   caps.faults = faults.status === 200
   caps.implemented = {
     quotes: quotes.status !== 501,

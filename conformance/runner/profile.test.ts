@@ -20,14 +20,19 @@ describe('applyProfile', () => {
     expect(
       applyProfile(PUBLIC_PROFILE, { method: 'POST', path: '/intents/route', version: 'alps' }).path,
     ).toBe('/intents/route')
-    // Without x-api-version it speaks no version (served as alps or refused): the spec's path.
-    expect(applyProfile(PUBLIC_PROFILE, { method: 'POST', path: '/intents/route' }).path).toBe(
-      '/intents/route',
-    )
-    // An unknown or malformed version goes to the versioned path, where the target refuses it.
-    expect(
-      applyProfile(PUBLIC_PROFILE, { method: 'POST', path: '/intents/route', version: 'other' }).path,
-    ).toBe('/quotes')
+    // Without a known x-api-version (none, unknown, malformed: alike) a request goes where the
+    // profile's `unversioned` says (learned from the target): the spec's path by default.
+    for (const version of [undefined, 'other'] as const) {
+      expect(applyProfile(PUBLIC_PROFILE, { method: 'POST', path: '/intents/route', version }).path).toBe(
+        '/intents/route',
+      )
+      expect(
+        applyProfile(
+          { ...PUBLIC_PROFILE, unversioned: 'mapped' },
+          { method: 'POST', path: '/intents/route', version },
+        ).path,
+      ).toBe('/quotes')
+    }
   })
 
   test('public: the submit moves the intent id into the body; the status reads CAIP-2 chains', () => {

@@ -28,9 +28,9 @@ export const RouteMapping = z.strictObject({
   /** The target's route, e.g. `POST /intents`; `{name}` takes the spec path's parameter of that name. */
   target: RouteLine,
   /**
-   * Only for requests of this version: a request that speaks the other version, or none (no
-   * `x-api-version`: the target serves it as alps or refuses it, not as this version), keeps the
-   * spec's path.
+   * Only for requests of this version: a request that speaks the other version keeps the spec's
+   * path. One without a known version (no `x-api-version`, or an unknown or malformed one) goes
+   * where the profile's `unversioned` says, both alike.
    */
   version: Version.optional(),
   /** Path parameters the target takes as fields of the JSON body instead (e.g. `intentId`). */
@@ -59,6 +59,13 @@ export const ProfileFile = z.strictObject({
     .regex(/^(\/[^/?#\s]+)+$/, 'a base path is like /api/v2 (no trailing slash)')
     .optional(),
   routes: z.array(RouteMapping).default([]),
+  /**
+   * Where a request without a known `x-api-version` goes when a route is for one version only:
+   * `spec` (the spec's path: the target serves such requests as the other version there, or
+   * refuses them), `mapped` (the version's path). Default: learned from the target (a header-less
+   * request to the spec's path that finds no route goes to the mapped one).
+   */
+  unversioned: z.enum(['spec', 'mapped']).optional(),
 })
 export type ProfileFile = z.infer<typeof ProfileFile>
 
@@ -68,6 +75,8 @@ export type Profile = {
   name: string
   basePath?: string | undefined
   routes: RouteMapping[]
+  /** Where requests without a known version go on version-only routes (see ProfileFile); undefined: learn, else `spec`. */
+  unversioned?: 'spec' | 'mapped' | undefined
 }
 
 /** The spec's own paths (the default). */
@@ -148,6 +157,7 @@ export async function loadProfile(nameOrFile: string | undefined): Promise<Profi
     name: `${file.name} (${basename(nameOrFile)})`,
     basePath: file.basePath,
     routes: [...file.routes, ...BUILT_IN[file.extends].routes],
+    unversioned: file.unversioned,
   }
 }
 
@@ -190,10 +200,12 @@ export function applyProfile(profile: Profile, request: ProfiledRequest): Mapped
   if (pathOnly.startsWith('/_devnet/'))
     return { method: request.method, path: request.path, body: request.body, caip2Response: [] }
   for (const route of profile.routes) {
-    // A request without the header is not one of this version's either (versioning.missing-header
-    // on a target that serves the mapped path to one version only would otherwise hit it there).
-    // One with an unknown or malformed version goes where the target's versioned path is.
-    if (route.version && request.version !== 'other' && request.version !== route.version) continue
+    // The other version keeps the spec's path. A request without a known version (none, unknown
+    // or malformed: 'other' and undefined alike) goes where the profile says (learned by default).
+    if (route.version && request.version !== route.version) {
+      if (request.version === 'alps' || request.version === 'blanc') continue
+      if (profile.unversioned !== 'mapped') continue
+    }
     const [specMethod, specPath = ''] = route.spec.split(' ')
     if (specMethod !== request.method) continue
     const params = matchTemplate(specPath, pathOnly)
@@ -221,7 +233,11 @@ export function applyProfile(profile: Profile, request: ProfiledRequest): Mapped
       path: base(path),
       body,
       caip2Response: route.caip2.response,
-      mapping: `${route.spec} → ${route.target}`,
+      mapping: `${route.spec}${route.version ? ` (${request.version === route.version ? route.version : 'without a known version'})` : ''} → ${route.target}${
+        route.caip2.request.length > 0 ? `; ${route.caip2.request.join(', ')} as eip155:<n>` : ''
+      }${route.pathParamsInBody.length > 0 ? `; ${route.pathParamsInBody.join(', ')} in the body` : ''}${
+        route.caip2.response.length > 0 ? `; ${route.caip2.response.join(', ')} read as CAIP-2` : ''
+      }`,
     }
   }
   return { method: request.method, path: base(pathOnly), body: request.body, caip2Response: [] }

@@ -3,6 +3,7 @@ import type { Version } from '../scenario/schema'
 import { applyBaseline, type Baseline, readBaseline } from './baseline'
 import { detectCapabilities } from './detectCapabilities'
 import { holdTargetAlone, lockApiKey, shareTarget } from './keyLock'
+import { applyLearned } from './learnProfile'
 import { loadProfile, type Profile } from './profile'
 import { runMetadata } from './runMetadata'
 import { runScenario } from './runScenario'
@@ -106,7 +107,8 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       version: parameters.version,
       timeoutMs: (parameters.timeoutSeconds ?? 60) * 1000,
       maxWaitSeconds: parameters.maxWaitSeconds,
-      profile,
+      profile: caps.learned ? applyLearned(profile, caps.learned) : profile,
+      mappingsApplied: new Set(),
     }
     const results: ScenarioResult[] = new Array(scenarios.length)
     let done = 0
@@ -167,6 +169,7 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
         date: startedAt,
         version: parameters.version,
         profile: profile.name,
+        mappings: [...(caps.learned?.notes ?? []), ...[...context.mappingsApplied!].sort()],
       }),
       shard: parameters.shard,
       capabilities: caps,

@@ -25,6 +25,8 @@ export function runMetadata(parameters: {
   version?: Version | undefined
   /** The profile's name (`spec`, `public`, or a profile file's). */
   profile?: string | undefined
+  /** The profile's mappings the run applied (and what it learned of the target's paths). */
+  mappings?: readonly string[] | undefined
 }): RunMetadata {
   const sorted = [...parameters.scenarios].sort((a, b) => a.id.localeCompare(b.id))
   const packDigest = createHash('sha256')
@@ -48,5 +50,6 @@ export function runMetadata(parameters: {
     profile: parameters.profile ?? 'spec',
     versions: [...versions].sort(),
     date: parameters.date,
+    ...(parameters.mappings?.length ? { mappings: [...parameters.mappings] } : {}),
   }
 }

@@ -15,6 +15,8 @@ export type ScenarioContext = {
   timeoutMs: number
   /** `--max-wait`: the longest real wait of a clock step without the control API, seconds (overrides the step's own). */
   maxWaitSeconds?: number | undefined
-  /** `--profile`: the paths the target serves (default: the spec's). */
+  /** `--profile`: the paths the target serves (default: the spec's), with what the runner learned applied. */
   profile?: Profile | undefined
+  /** The profile's mappings the run's requests went through, each once (the report lists them). */
+  mappingsApplied?: Set<string> | undefined
 }

@@ -78,6 +78,15 @@ export type TargetCapabilities = {
   contracts: Record<string, string>
   /** Token addresses by `<chainId>.<SYMBOL>` (manifest or `--chains` file), for `${tokens.8453.USDC}`. */
   tokens: Record<string, string>
+  /** What the runner learned of the target's paths and fields (learnProfile.ts): notes, and hints for the vendor. */
+  learned?:
+    | {
+        unversioned?: 'spec' | 'mapped' | undefined
+        caip2DestinationChainId?: boolean | undefined
+        notes: string[]
+        hints: string[]
+      }
+    | undefined
   /** Run variables neither the manifest nor `--chains` gave, filled with canonical addresses (runInputs.ts), e.g. `tokens.10.USDC`. */
   canonicalDefaults?: string[] | undefined
 }
