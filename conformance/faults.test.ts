@@ -10,15 +10,16 @@ import { type LoadedScenario, loadScenarios } from './scenario/loadScenarios'
  */
 const CAUGHT_BY: Record<FaultName, string[]> = {
   'version.missing-as-blanc': [
-    'versioning.missing-header/1/any of',
-    'versioning.missing-header-blanc-path/1/any of',
+    // Serving a header-less request as blanc is allowed (MUST passes); alps by default is SHOULD.
+    'versioning.missing-header/2/any of',
+    'versioning.missing-header-blanc-path/2/any of',
   ],
   'version.accept-unknown': ['versioning.unknown-version/1/status', 'versioning.unknown-version/1/any of'],
   'version.accept-malformed': [
     'versioning.malformed-header/1/status',
     'versioning.malformed-header/1/any of',
   ],
-  'version.serve-other-version-paths': ['versioning.version-paths-blanc/1/status'],
+  'version.serve-other-version-paths': ['versioning.version-paths-blanc/2/status'],
   'auth.accept-missing-key': ['authentication.missing-key/1/status'],
   'auth.accept-wrong-key': ['authentication.wrong-key/1/status'],
   'auth.control-api-open': ['authentication.control-api/1/status'],

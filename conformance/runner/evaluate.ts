@@ -95,6 +95,15 @@ export function evaluate(expect: Expectation, response: HttpResponse): Evaluatio
       })
     else out.push(evaluation)
   }
+  // An answer from a route that is not there proves nothing of what the step checks: its
+  // envelope, schema, headers and fields pass no check (a blanc NOT_FOUND to everything is
+  // well-formed, and conforms to nothing).
+  if (missingRoute !== undefined)
+    return out.map((e) =>
+      e.name === 'status' || !e.ok
+        ? e
+        : { ...e, ok: false, message: `${e.name} holds, but proves nothing: ${missingRoute}` },
+    )
   return out
 }
 

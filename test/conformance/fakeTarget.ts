@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /** How a fake target answers every request. */
-export type FakeBehaviour = '200 {}' | '404 {}' | '500' | 'echo'
+export type FakeBehaviour = '200 {}' | '404 {}' | '500' | 'echo' | 'blanc 404'
 
 /** A fake target that answers nonsense, and how to stop it. */
 export type FakeTarget = { url: string; close: () => Promise<void> }
@@ -17,7 +18,13 @@ export async function startFakeTarget(behaviour: FakeBehaviour): Promise<FakeTar
       if (behaviour === '200 {}') res.writeHead(200, json).end('{}')
       else if (behaviour === '404 {}') res.writeHead(404, json).end('{}')
       else if (behaviour === '500') res.writeHead(500).end()
-      else res.writeHead(200, { ...json, ...echoedHeaders(req.headers) }).end(Buffer.concat(chunks))
+      else if (behaviour === 'blanc 404') {
+        // A well-formed blanc NOT_FOUND to everything: the envelope is right, the route never there.
+        const traceId = randomUUID()
+        res
+          .writeHead(404, { ...json, 'x-trace-id': traceId })
+          .end(JSON.stringify({ code: 'NOT_FOUND', message: `${req.method} ${req.url} not found`, traceId }))
+      } else res.writeHead(200, { ...json, ...echoedHeaders(req.headers) }).end(Buffer.concat(chunks))
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
