@@ -6,11 +6,14 @@ import { runConformance } from '../../../conformance/runner/runConformance'
 import { type LocalTarget, startLocalTarget } from '../../../conformance/runner/startLocalTarget'
 import { loadScenarios } from '../../../conformance/scenario/loadScenarios'
 import { chainsFileOf } from '../chainsFileOf'
-import { DEPARTURES, type IndependentTarget, startIndependentTarget } from './startIndependentTarget'
+import { DEPARTURES, MISBEHAVIOUR_DEPARTURES, MISBEHAVIOURS, type Misbehaviour } from './departures'
+import { type IndependentTarget, startIndependentTarget } from './startIndependentTarget'
 
 /** The chains come from a simulator's manifest; the simulator serves nothing else to this test. */
 let chains: LocalTarget
 let target: IndependentTarget
+/** The same implementation, misbehaving in every way of MISBEHAVIOURS at once. */
+let misbehaving: IndependentTarget
 let chainsFile: string
 const apiKey = 'independent-key'
 
@@ -31,11 +34,19 @@ beforeAll(async () => {
     solverKey: file.accounts.at(-1)!,
     quoteTtlSeconds: 4,
   })
+  misbehaving = await startIndependentTarget({
+    apiKey,
+    chains: file.chains,
+    solverKey: file.accounts.at(-1)!,
+    quoteTtlSeconds: 4,
+    misbehave: Object.fromEntries(Object.keys(MISBEHAVIOURS).map((name) => [name as Misbehaviour, true])),
+  })
   chainsFile = join(await mkdtemp(join(tmpdir(), 'independent-')), 'chains.json')
   await writeFile(chainsFile, JSON.stringify(file))
 })
 afterAll(async () => {
   await target?.close()
+  await misbehaving?.close()
   await chains?.stop()
 })
 
@@ -74,5 +85,53 @@ describe('an independent blanc-only implementation at the public paths (--profil
     expect(byStatus('not-applicable').length).toBeGreaterThan(0)
     expect(run.metadata).toMatchObject({ profile: 'public', versions: ['blanc'] })
     expect(run.capabilities.controlApi).toBe(false)
+  }, 240_000)
+
+  test('misbehaving in every way a vendor might (reasons in details[] only, header-less served as blanc, CAIP-2 chain ids, any amount): every verdict right', async () => {
+    const scenarios = (await loadScenarios({ packs: [...PACKS, 'bad-input'] })).filter(
+      (s) => !OUTSIDE_SLICE.includes(s.id) && (s.pack !== 'bad-input' || s.id === 'bad-input.huge-numbers'),
+    )
+    const run = await runConformance({
+      target: misbehaving.url,
+      apiKey,
+      scenarios,
+      profile: 'public',
+      version: 'blanc',
+      chainsFile,
+      maxWaitSeconds: 10,
+      timeoutSeconds: 60,
+    })
+    const failed = run.scenarios.flatMap((s) =>
+      s.checks.filter((c) => c.status === 'failed').map((c) => `${c.id} ${c.level ?? 'MUST'}`),
+    )
+    // Allowed behaviours pass (the limits named in details[] only, CAIP-2 learned, header-less
+    // blanc at MUST); alps by default fails only its SHOULD; any amount fails huge-numbers.
+    const departures = [...DEPARTURES, ...MISBEHAVIOUR_DEPARTURES]
+    expect(failed.sort()).toEqual(departures.flatMap((d) => d.checks.map((c) => `${c} ${d.level}`)).sort())
+    const byStatus = (status: string) => run.scenarios.filter((s) => s.status === status).map((s) => s.id)
+    expect(byStatus('failed').sort()).toEqual(
+      [...new Set(departures.flatMap((d) => d.checks.map((c) => c.split('/')[0])))].sort(),
+    )
+    expect(byStatus('passed')).toEqual(
+      expect.arrayContaining([
+        'limits.ops-on-5-chains',
+        'limits.chains',
+        'versioning.empty-header',
+        'quotes.blanc-route-schema',
+        'quotes.blanc-quote-expiry',
+        'settlement.blanc-lifecycle',
+      ]),
+    )
+    // What the runner learned of it, and every mapping it applied, are in the report.
+    expect(run.metadata.mappings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^requests without a known x-api-version go to the versions' mapped paths/),
+        expect.stringMatching(/^blanc route requests send destinationChainId as CAIP-2/),
+        expect.stringMatching(
+          /^POST \/intents\/route \(blanc\) → POST \/quotes; \/destinationChainId as eip155:<n>$/,
+        ),
+        expect.stringMatching(/^POST \/intents\/route \(without a known version\) → POST \/quotes/),
+      ]),
+    )
   }, 240_000)
 })

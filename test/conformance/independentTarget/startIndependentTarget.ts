@@ -13,6 +13,7 @@ import {
   verifyTypedData,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import type { Misbehaviour } from './departures'
 
 /**
  * A second implementation of a slice of the spec, written from the spec and the public
@@ -23,27 +24,6 @@ import { privateKeyToAccount } from 'viem/accounts'
  * and listed in {@link DEPARTURES}; everything else it serves as the spec and the public service do.
  */
 
-/**
- * What this target knowingly does differently, each with the checks of the packs that catch it
- * (every check of the step it fails, as a report names them).
- */
-export const DEPARTURES = [
-  {
-    what: 'accepts 11 preClaimExecutions operations on a chain (the limit it enforces is 12)',
-    level: 'MUST',
-    checks: [
-      'limits.ops-per-chain/2/status',
-      'limits.ops-per-chain/2/envelope blanc',
-      'limits.ops-per-chain/2/body /message',
-    ],
-  },
-  {
-    what: 'answers 403 FORBIDDEN, not 401 UNAUTHORIZED, to a key it does not know',
-    level: 'SHOULD',
-    checks: ['authentication.wrong-key/1/status', 'authentication.wrong-key/1/body /code'],
-  },
-] as const
-
 /** Parameters of {@link startIndependentTarget}. */
 export type StartIndependentTargetParameters = {
   apiKey: string
@@ -53,6 +33,11 @@ export type StartIndependentTargetParameters = {
   solverKey: Hex
   /** How long a quote lives, seconds (default 3600, as the public mock). */
   quoteTtlSeconds?: number
+  /**
+   * Ways it departs from what the runner assumes, each one a vendor's target may have (see
+   * {@link MISBEHAVIOURS}): the runner must judge each right.
+   */
+  misbehave?: Partial<Record<Misbehaviour, boolean>>
 }
 
 /** The running target, and how to stop it. */
@@ -122,6 +107,7 @@ export async function startIndependentTarget(
   parameters: StartIndependentTargetParameters,
 ): Promise<IndependentTarget> {
   const ttl = parameters.quoteTtlSeconds ?? 3600
+  const misbehave = parameters.misbehave ?? {}
   const solver = privateKeyToAccount(parameters.solverKey)
   const quotes = new Map<string, Quote>()
   const intents = new Map<string, Intent>()
@@ -144,7 +130,10 @@ export async function startIndependentTarget(
   )
 
   const quote = (body: Record<string, unknown>) => {
-    const destinationChainId = body.destinationChainId
+    const caip2 = /^eip155:(\d+)$/.exec(String(body.destinationChainId))
+    if (misbehave.caip2Chains && !(typeof body.destinationChainId === 'string' && caip2))
+      throw invalid('destinationChainId must be a CAIP-2 chain id (eip155:<chain id>)')
+    const destinationChainId = misbehave.caip2Chains ? Number(caip2![1]) : body.destinationChainId
     if (
       typeof destinationChainId !== 'number' ||
       !Number.isInteger(destinationChainId) ||
@@ -159,6 +148,8 @@ export async function startIndependentTarget(
       throw invalid('tokenRequests[0].tokenAddress must be an address')
     if (typeof request.amount !== 'string' || !/^\d+$/.test(request.amount))
       throw invalid('tokenRequests[0].amount must be a base-10 integer string')
+    if (!misbehave.acceptAnyAmount && BigInt(request.amount) >= 2n ** 256n)
+      throw invalid('tokenRequests[0].amount must not exceed 2^256 - 1')
     const account = body.account as { address?: unknown } | undefined
     if (typeof account?.address !== 'string' || !isAddress(account.address))
       throw invalid('account.address must be an address')
@@ -281,7 +272,10 @@ export async function startIndependentTarget(
     const key = req.headers['x-api-key']
     if (key === undefined || key === '') throw new HttpError(401, 'UNAUTHORIZED', 'x-api-key is required')
     if (key !== parameters.apiKey) throw new HttpError(403, 'FORBIDDEN', 'this x-api-key is not known here')
-    const version = req.headers['x-api-version']
+    const version =
+      req.headers['x-api-version'] === undefined && misbehave.headerlessAsBlanc
+        ? VERSION
+        : req.headers['x-api-version']
     if (typeof version !== 'string' || version === '')
       throw invalid(`x-api-version is required; this server serves ${VERSION}`)
     if (!VERSION_PATTERN.test(version))
@@ -326,7 +320,17 @@ export async function startIndependentTarget(
         ({ status, body }) => send(status, body),
         (error: unknown) =>
           error instanceof HttpError
-            ? send(error.status, { code: error.code, message: error.message, traceId })
+            ? send(
+                error.status,
+                misbehave.reasonsInDetails
+                  ? {
+                      code: error.code,
+                      message: 'The request was not accepted.',
+                      traceId,
+                      details: [{ path: /^[\w.[\]-]+/.exec(error.message)?.[0], message: error.message }],
+                    }
+                  : { code: error.code, message: error.message, traceId },
+              )
             : send(500, { code: 'INTERNAL_ERROR', message: 'internal error', traceId }),
       )
     })

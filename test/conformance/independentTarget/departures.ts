@@ -1,0 +1,55 @@
+/**
+ * What this target knowingly does differently, each with the checks of the packs that catch it
+ * (every check of the step it fails, as a report names them).
+ */
+export const DEPARTURES = [
+  {
+    what: 'accepts 11 preClaimExecutions operations on a chain (the limit it enforces is 12)',
+    level: 'MUST',
+    checks: [
+      'limits.ops-per-chain/2/status',
+      'limits.ops-per-chain/2/envelope blanc',
+      'limits.ops-per-chain/2/reason',
+    ],
+  },
+  {
+    what: 'answers 403 FORBIDDEN, not 401 UNAUTHORIZED, to a key it does not know',
+    level: 'SHOULD',
+    checks: ['authentication.wrong-key/1/status', 'authentication.wrong-key/1/body /code'],
+  },
+] as const
+
+/**
+ * What the misbehaving variant does, and what the spec says of it: a behaviour the spec allows
+ * must pass (or fail only a SHOULD); one it forbids must fail.
+ */
+export const MISBEHAVIOURS = {
+  /** Its error bodies say only "Invalid request"; the field or limit is named in `details[]` alone. Allowed. */
+  reasonsInDetails: 'errors name the field or limit in details[] only',
+  /** A request without x-api-version is served as blanc (the header is optional). Allowed; alps by default is SHOULD. */
+  headerlessAsBlanc: 'serves a request without x-api-version as blanc',
+  /** Its quote request takes destinationChainId as a CAIP-2 id (`eip155:8453`), the public service's shape. Allowed under --profile public (learned). */
+  caip2Chains: 'takes destinationChainId as eip155:<n> only',
+  /** Accepts an amount of any size (beyond 2^256 - 1). Forbidden: an amount string is a uint256. */
+  acceptAnyAmount: 'accepts an amount beyond 2^256 - 1',
+} as const
+export type Misbehaviour = keyof typeof MISBEHAVIOURS
+
+/** The checks that catch the misbehaviours the spec does not allow (or grades SHOULD). */
+export const MISBEHAVIOUR_DEPARTURES = [
+  {
+    what: MISBEHAVIOURS.headerlessAsBlanc,
+    level: 'SHOULD',
+    checks: ['versioning.missing-header/2/any of', 'versioning.missing-header-blanc-path/2/any of'],
+  },
+  {
+    what: MISBEHAVIOURS.acceptAnyAmount,
+    level: 'MUST',
+    checks: [
+      'bad-input.huge-numbers/1/status',
+      'bad-input.huge-numbers/1/envelope blanc',
+      'bad-input.huge-numbers/1/body /code',
+      'bad-input.huge-numbers/1/reason',
+    ],
+  },
+] as const
