@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { summarize } from '../runner/runConformance'
 import type { RunResult, ScenarioResult } from '../runner/types'
-import { renderConsole, renderHtml, renderJson, renderJunit } from '.'
+import { inPackOrder, renderConsole, renderHtml, renderJson, renderJunit } from '.'
 
 /** A run with a pass, a failure with characters XML must escape, and a not-applicable scenario. */
 function sampleRun(): RunResult {
@@ -186,5 +186,50 @@ describe('reporters', () => {
     expect(text).toContain('actual:   got <b>')
     expect(text).toMatch(/Scenarios: .*0 passed.*1 failed.*1 not applicable/)
     expect(text).toContain('1 unexpected result')
+  })
+
+  test('failures first: the HTML summary links to each failed row with its request and response; console shows the body of a failed status check', () => {
+    const run = sampleRun()
+    const failed = run.scenarios[0]!.checks[1]!
+    run.scenarios[0]!.checks.push({
+      ...failed,
+      id: 'versioning.known/1/status',
+      name: 'status',
+      message: 'status is 404',
+    })
+    run.summary = summarize(run.scenarios, [], 34)
+    const html = renderHtml(run)
+    const summary = html.indexOf('Failures (2)')
+    expect(summary).toBeGreaterThan(0)
+    // The summary comes before the packs, and each link leads to the row of its check.
+    expect(summary).toBeLessThan(html.indexOf('<h2>versioning</h2>'))
+    for (const anchor of ['failure-1', 'failure-2']) {
+      expect(html).toContain(`href="#${anchor}"`)
+      expect(html).toContain(`<tr id="${anchor}">`)
+    }
+    expect(html.slice(summary, html.indexOf('<h2>versioning</h2>'))).toContain(
+      'POST http://127.0.0.1:1/intents/route',
+    )
+    const text = renderConsole(run)
+    expect(text).toContain('response: 400 {"message":"<script>alert(1)</script>"}')
+    // Only status checks print the body: the body /message failure does not repeat it.
+    expect(text.match(/response: 400/g)).toHaveLength(1)
+  })
+
+  test('progress lines come in pack order, whatever order scenarios finish in', () => {
+    const lines: string[] = []
+    const onScenario = inPackOrder((line) => lines.push(line))
+    const [failed, notApplicable] = sampleRun().scenarios as [ScenarioResult, ScenarioResult]
+    const third = { ...failed, id: 'third' }
+    onScenario(third, 1, 3, 2)
+    onScenario(notApplicable, 2, 3, 1)
+    expect(lines).toEqual([])
+    onScenario(failed, 3, 3, 0)
+    expect(lines.map((line) => line.split(' ').slice(2, 4).join(' '))).toEqual([
+      'versioning/versioning.known 2',
+      'quotes/quotes.expiry not',
+      'versioning/third 2',
+    ])
+    expect(lines[0]).toMatch(/^\[1\/3\]/)
   })
 })
