@@ -14,10 +14,10 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
     'versioning.missing-header/2/any of',
     'versioning.missing-header-blanc-path/2/any of',
   ],
-  'version.accept-unknown': ['versioning.unknown-version/1/status', 'versioning.unknown-version/1/any of'],
+  'version.accept-unknown': ['versioning.unknown-version/1/status', 'versioning.unknown-version/1/reason'],
   'version.accept-malformed': [
     'versioning.malformed-header/1/status',
-    'versioning.malformed-header/1/any of',
+    'versioning.malformed-header/1/reason',
   ],
   'version.serve-other-version-paths': ['versioning.version-paths-blanc/2/status'],
   'auth.accept-missing-key': ['authentication.missing-key/1/status'],

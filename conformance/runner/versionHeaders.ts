@@ -31,8 +31,8 @@ export function stepVersion(
 /** The one version an expectation names (itself, or every one of its alternatives alike), if any. */
 function expectedVersion(expect: HttpStep['expect'] | undefined): Version | undefined {
   if (!expect) return undefined
-  const own = namedVersions(expect)
-  const alternatives = (expect.anyOf ?? []).map(namedVersions)
+  const own = new Set([...namedVersions(expect), ...(expect.should ? namedVersions(expect.should) : [])])
+  const alternatives = [...(expect.anyOf ?? []), ...(expect.should?.anyOf ?? [])].map(namedVersions)
   const named = new Set(own)
   if (alternatives.length > 0 && alternatives.every((versions) => versions.size === 1))
     for (const versions of alternatives) for (const version of versions) named.add(version)

@@ -71,6 +71,15 @@ export const HttpExpect = z.strictObject({
   ...ExpectFields,
   /** One check that passes when every check of at least one alternative passes. */
   anyOf: z.array(HttpExpectAlternative).min(2).optional(),
+  /**
+   * What the public service does beyond the spec's words, checked on the same answer at SHOULD
+   * (checks named `should <check>`): e.g. the rule's refusal is MUST (`status: 4xx`, `reason`),
+   * its exact status and envelope SHOULD (`should: { status: 400, envelope: blanc }`). A SHOULD
+   * failure does not stop the scenario.
+   */
+  should: z
+    .strictObject({ ...ExpectFields, anyOf: z.array(HttpExpectAlternative).min(2).optional() })
+    .optional(),
 })
 export type HttpExpect = z.infer<typeof HttpExpect>
 

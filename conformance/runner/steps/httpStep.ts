@@ -107,6 +107,18 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
   if (expect.anyOf) results.push(evaluateAnyOf(expect.anyOf, response))
   for (const { name, ok, expected, actual, message } of results)
     check(name, ok, { expected, actual, message, exchange, level: expect.level }, spec)
+  // What only the public service does, on the same answer: graded SHOULD, named `should …`.
+  if (expect.should) {
+    const should = evaluate(expect.should, response)
+    if (expect.should.anyOf) should.push(evaluateAnyOf(expect.should.anyOf, response))
+    for (const { name, ok, expected, actual, message } of should)
+      check(
+        `should ${name}`,
+        ok,
+        { expected, actual, message, exchange, level: 'SHOULD' },
+        expect.should.spec ?? spec,
+      )
+  }
 
   const missing = captureValues(vars, step.capture, (path) => readCapture(response, path))
   // A capture missing from an answer that already failed adds no failure: the step has failed.
