@@ -33,7 +33,7 @@ function formatFailure(check: CheckResult): string[] {
     lines.push(dim(`    request:  ${check.exchange.request.method} ${check.exchange.request.url}`))
     // What the target said, for every failed status check: a vendor sees why without the JSON report.
     const response = check.exchange.response
-    if (response && (check.name === 'status' || check.name === 'any of'))
+    if (response && /^(should )?(status|any of)$/.test(check.name))
       lines.push(dim(`    response: ${response.status} ${trimmed(response.body)}`))
   }
   return lines

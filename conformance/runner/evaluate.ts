@@ -182,15 +182,19 @@ function evaluateSchema(name: string, response: HttpResponse): Evaluation {
 
 /** The one check of `anyOf`: it passes when every check of at least one alternative passes. */
 export function evaluateAnyOf(alternatives: readonly Expectation[], response: HttpResponse): Evaluation {
-  // A missing route passes no alternative that does not expect that very code, status or not.
-  const evaluations = alternatives.map((alternative) => {
-    const results = evaluate(alternative, response)
-    const missing = missingRouteMessage(alternative, response)
-    return missing !== undefined && alternative.status === undefined
-      ? [...results, { name: 'status', ok: false, actual: response.status, message: missing }]
-      : results
-  })
+  // A missing route passes no alternative that does not expect that very code, status or not
+  // (evaluate fails it, and every check beside it).
+  const evaluations = alternatives.map((alternative) => evaluate(alternative, response))
   const passing = evaluations.findIndex((alt) => alt.every((r) => r.ok))
+  const missing = alternatives.every((a) => missingRouteMessage(a, response) !== undefined)
+    ? missingRouteMessage({}, response)
+    : undefined
+  const said = (r: Evaluation) =>
+    r.message === undefined
+      ? `${r.name} failed`
+      : r.message.startsWith(r.name)
+        ? r.message
+        : `${r.name}: ${r.message}`
   return {
     name: 'any of',
     ok: passing >= 0,
@@ -199,14 +203,15 @@ export function evaluateAnyOf(alternatives: readonly Expectation[], response: Ht
     message:
       passing >= 0
         ? undefined
-        : evaluations
+        : (missing ??
+          evaluations
             .map(
               (alt, i) =>
                 `alternative ${i + 1}: ${alt
                   .filter((r) => !r.ok)
-                  .map((r) => `${r.name} ${r.message}`)
+                  .map(said)
                   .join('; ')}`,
             )
-            .join(' | '),
+            .join(' | ')),
   }
 }

@@ -6,12 +6,22 @@ export const DEPARTURES = [
   {
     what: 'accepts 11 preClaimExecutions operations on a chain (the limit it enforces is 12)',
     level: 'MUST',
-    checks: ['limits.ops-per-chain/2/status', 'limits.ops-per-chain/2/reason'],
+    checks: [
+      'limits.ops-per-chain/2/status',
+      'limits.ops-per-chain/2/reason',
+      'limits.ops-on-5-chains/2/status',
+      'limits.ops-on-5-chains/2/reason',
+    ],
   },
   {
     what: 'accepts 11 preClaimExecutions operations on a chain: the public service answers 400 in the envelope',
     level: 'SHOULD',
-    checks: ['limits.ops-per-chain/2/should status', 'limits.ops-per-chain/2/should envelope blanc'],
+    checks: [
+      'limits.ops-per-chain/2/should status',
+      'limits.ops-per-chain/2/should envelope blanc',
+      'limits.ops-on-5-chains/2/should status',
+      'limits.ops-on-5-chains/2/should envelope blanc',
+    ],
   },
   {
     what: 'answers 403 FORBIDDEN, not 401 UNAUTHORIZED, to a key it does not know',

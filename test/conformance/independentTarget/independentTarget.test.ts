@@ -116,7 +116,6 @@ describe('an independent blanc-only implementation at the public paths (--profil
     )
     expect(byStatus('passed')).toEqual(
       expect.arrayContaining([
-        'limits.ops-on-5-chains',
         'limits.chains',
         'versioning.empty-header',
         'quotes.blanc-route-schema',
