@@ -25,6 +25,8 @@ beforeAll(async () => {
         const count = (polls.get(intent) ?? 0) + 1
         polls.set(intent, count)
         if (intent === 'failed') return json(200, { status: 'FAILED' })
+        if (intent === 'completed') return json(200, { status: 'COMPLETED' })
+        if (intent === 'refused') return json(400, { code: 'VALIDATION_ERROR', message: 'bad id' })
         if (intent === 'stuck') return json(200, { status: 'PENDING' })
         return json(200, { status: count > 2 ? 'COMPLETED' : 'PENDING' })
       }
@@ -98,6 +100,38 @@ steps:
 `)
     expect(late.scenarios[0]!.status).toBe('passed')
     expect(polls.get('late')).toBe(3)
+  })
+
+  test('a terminal status lacking what the step expects, or an answer no later poll can change, ends the poll at once', async () => {
+    const started = performance.now()
+    const completed = await run(`
+id: poll.completed-lacking
+title: COMPLETED, but without operations
+spec: test
+steps:
+  - http: { method: GET, path: /intents/completed }
+    poll: { timeoutSeconds: 30, intervalMs: 100, final: { /status: { oneOf: [COMPLETED, FAILED, EXPIRED] } } }
+    expect: { status: 200, body: { /status: { equals: COMPLETED }, /operations/0/items/0/txHash: { type: string } } }
+`)
+    const lacking = completed.scenarios[0]!.checks.find((c) => c.name === 'body /operations/0/items/0/txHash')!
+    expect(lacking.message).toMatch(
+      /^\/status "COMPLETED", but \/operations\/0\/items\/0\/txHash is missing \(a final answer/,
+    )
+    expect(polls.get('completed')).toBe(1)
+    const refused = await run(`
+id: poll.refused
+title: a request the target refuses
+spec: test
+steps:
+  - http: { method: GET, path: /intents/refused }
+    poll: { timeoutSeconds: 30, intervalMs: 100 }
+    expect: { status: 200 }
+`)
+    expect(refused.scenarios[0]!.checks[0]!.message).toMatch(
+      /^status 400, but status is 400 \(a final answer/,
+    )
+    expect(polls.get('refused')).toBe(1)
+    expect(performance.now() - started).toBeLessThan(5_000)
   })
 
   test('an awaited webhook fails when a contradicting one for the same pick arrives; one for another does not decide', async () => {
