@@ -113,7 +113,9 @@ steps:
     poll: { timeoutSeconds: 30, intervalMs: 100, final: { /status: { oneOf: [COMPLETED, FAILED, EXPIRED] } } }
     expect: { status: 200, body: { /status: { equals: COMPLETED }, /operations/0/items/0/txHash: { type: string } } }
 `)
-    const lacking = completed.scenarios[0]!.checks.find((c) => c.name === 'body /operations/0/items/0/txHash')!
+    const lacking = completed.scenarios[0]!.checks.find(
+      (c) => c.name === 'body /operations/0/items/0/txHash',
+    )!
     expect(lacking.message).toMatch(
       /^\/status "COMPLETED", but \/operations\/0\/items\/0\/txHash is missing \(a final answer/,
     )
