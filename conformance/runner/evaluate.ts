@@ -29,7 +29,7 @@ export function evaluate(expect: Expectation, response: HttpResponse): Evaluatio
   const schema = expect.schema === undefined ? undefined : evaluateSchema(expect.schema, response)
   const body = Object.entries(expect.body ?? {}).map(([path, matcher]) => {
     const read = readPath(response.json, path)
-    const outcome = applyMatcher(read, matcher)
+    const outcome = applyMatcher(read, matcher, { document: response.json })
     return {
       absent: matcher.absent === true,
       evaluation: {

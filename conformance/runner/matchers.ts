@@ -66,7 +66,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 export function applyMatcher(
   read: PathRead,
   matcher: Matcher,
-  options: { ignoreCase?: boolean } = {},
+  options: { ignoreCase?: boolean; document?: unknown } = {},
 ): MatchResult {
   const { found, value } = read
   if (matcher.absent === true || matcher.exists === false)
@@ -89,7 +89,7 @@ export function applyMatcher(
         message: `${JSON.stringify(text).slice(0, 200)} does not match /${matcher.matches}/`,
       }
   }
-  return { ok: true }
+  return applyRelations(value, matcher, options.document)
 }
 
 function statusMatches(status: number, code: number | string): boolean {
@@ -123,3 +123,105 @@ export function namesStatus(status: number, expectation: StatusExpectation | und
  * refusal about a rule, unless a step expects that very code (a 404 for an expired quote).
  */
 export const MISSING_ROUTE_STATUSES: readonly number[] = [404, 405, 501]
+
+/** A number as the matchers compare it: exact for integers (numbers or integer strings), else a float. */
+type Num = { exact: bigint } | { approx: number }
+
+function toNum(value: unknown): Num | undefined {
+  if (typeof value === 'number' && Number.isFinite(value))
+    return Number.isInteger(value) ? { exact: BigInt(value) } : { approx: value }
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return { exact: BigInt(value) }
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+    return { approx: Number(value) }
+  return undefined
+}
+
+const asFloat = (n: Num) => ('exact' in n ? Number(n.exact) : n.approx)
+
+/** -1, 0 or 1: a compared with b (exactly when both are integers). */
+function compare(a: Num, b: Num): number {
+  if ('exact' in a && 'exact' in b) return a.exact < b.exact ? -1 : a.exact > b.exact ? 1 : 0
+  const d = asFloat(a) - asFloat(b)
+  return d < 0 ? -1 : d > 0 ? 1 : 0
+}
+
+type Bound = NonNullable<Matcher['greaterThan']>
+
+function resolveBound(bound: Bound, document: unknown): { num?: Num; label: string } {
+  if (typeof bound === 'object') {
+    const read = readPath(document, bound.path)
+    const num = read.found ? toNum(read.value) : undefined
+    return { ...(num ? { num } : {}), label: `${bound.path} (${JSON.stringify(read.value)})` }
+  }
+  const num = toNum(bound)
+  return { ...(num ? { num } : {}), label: JSON.stringify(bound) }
+}
+
+const COMPARISONS = [
+  ['greaterThan', (c: number) => c > 0, 'greater than'],
+  ['atLeast', (c: number) => c >= 0, 'at least'],
+  ['lessThan', (c: number) => c < 0, 'less than'],
+  ['atMost', (c: number) => c <= 0, 'at most'],
+] as const
+
+/**
+ * The relational conditions of a matcher (comparisons, `sumOf`, `each`, `ascendingBy`) on a value
+ * found in `document` (the response body, or the item `each` is at): `{path}` bounds and
+ * `sumOf` paths are read from that document.
+ *
+ * @example
+ * applyRelations('5', { greaterThan: { path: '/a' } }, { a: '4' }) // { ok: true }
+ */
+export function applyRelations(value: unknown, matcher: Matcher, document: unknown): MatchResult {
+  for (const [key, holds, words] of COMPARISONS) {
+    const bound = matcher[key]
+    if (bound === undefined) continue
+    const actual = toNum(value)
+    if (!actual) return { ok: false, message: `is ${JSON.stringify(value)}, not a number` }
+    const { num, label } = resolveBound(bound, document)
+    if (!num) return { ok: false, message: `cannot be compared: ${label} is not a number` }
+    if (!holds(compare(actual, num)))
+      return { ok: false, message: `is ${JSON.stringify(value)}, not ${words} ${label}` }
+  }
+  if (matcher.sumOf !== undefined) {
+    const actual = toNum(value)
+    if (!actual) return { ok: false, message: `is ${JSON.stringify(value)}, not a number` }
+    const parts = matcher.sumOf.map((path) => ({ path, read: readPath(document, path) }))
+    const bad = parts.find((p) => !p.read.found || !toNum(p.read.value))
+    if (bad)
+      return { ok: false, message: `cannot be summed: ${bad.path} is ${JSON.stringify(bad.read.value)}` }
+    const nums = parts.map((p) => toNum(p.read.value) as Num)
+    const exact = 'exact' in actual && nums.every((n) => 'exact' in n)
+    const ok = exact
+      ? nums.reduce((s, n) => s + (n as { exact: bigint }).exact, 0n) === actual.exact
+      : Math.abs(nums.reduce((s, n) => s + asFloat(n), 0) - asFloat(actual)) <=
+        1e-6 * Math.max(1, Math.abs(asFloat(actual)))
+    if (!ok)
+      return {
+        ok: false,
+        message: `is ${JSON.stringify(value)}, not the sum of ${parts.map((p) => `${p.path} (${JSON.stringify(p.read.value)})`).join(' + ')}`,
+      }
+  }
+  if (matcher.each !== undefined || matcher.ascendingBy !== undefined) {
+    if (!Array.isArray(value) || value.length === 0)
+      return { ok: false, message: `is ${JSON.stringify(value)?.slice(0, 100)}, not a non-empty array` }
+    for (const [i, item] of value.entries())
+      for (const [path, inner] of Object.entries(matcher.each ?? {})) {
+        const outcome = applyMatcher(readPath(item, path), inner, { document: item })
+        if (!outcome.ok) return { ok: false, message: `item ${i}: ${path} ${outcome.message}` }
+      }
+    if (matcher.ascendingBy !== undefined) {
+      const path = matcher.ascendingBy
+      const keys = value.map((item) => toNum(readPath(item, path).value))
+      const missing = keys.findIndex((k) => !k)
+      if (missing >= 0) return { ok: false, message: `item ${missing}: ${path} is not a number` }
+      for (let i = 1; i < keys.length; i++)
+        if (compare(keys[i - 1] as Num, keys[i] as Num) > 0)
+          return {
+            ok: false,
+            message: `is not in ascending ${path}: item ${i - 1} has ${JSON.stringify(readPath(value[i - 1], path).value)}, item ${i} ${JSON.stringify(readPath(value[i], path).value)}`,
+          }
+    }
+  }
+  return { ok: true }
+}

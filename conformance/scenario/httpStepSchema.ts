@@ -5,21 +5,55 @@ import { z } from 'zod'
  * (status, spec schema, matchers on body fields and headers). `schema.ts` gathers every step kind.
  */
 
+/** A bound of a comparison matcher: a number, an integer string, or `{path}`: a value of the same document. */
+const Bound = z.union([z.number(), z.string(), z.strictObject({ path: z.string() })])
+
 /** A matcher applied to one value (a body field or a header). */
-export const Matcher = z
-  .strictObject({
-    equals: z.unknown().optional(),
-    matches: z.string().optional(),
-    exists: z.boolean().optional(),
-    absent: z.literal(true).optional(),
-    type: z.enum(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']).optional(),
-    oneOf: z.array(z.unknown()).min(1).optional(),
-  })
-  .refine((m) => Object.values(m).some((v) => v !== undefined), {
-    message: 'a matcher needs at least one of equals, matches, exists, absent, type, oneOf',
-  })
-  .refine((m) => m.matches === undefined || isRegExp(m.matches), { message: 'matches is not a valid regex' })
-export type Matcher = z.infer<typeof Matcher>
+export type Matcher = {
+  equals?: unknown
+  matches?: string | undefined
+  exists?: boolean | undefined
+  absent?: true | undefined
+  type?: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null' | undefined
+  oneOf?: unknown[] | undefined
+  /** Numeric comparisons (integer strings compared exactly); `{path}` reads the bound from the same document. */
+  greaterThan?: z.infer<typeof Bound> | undefined
+  atLeast?: z.infer<typeof Bound> | undefined
+  lessThan?: z.infer<typeof Bound> | undefined
+  atMost?: z.infer<typeof Bound> | undefined
+  /** The value is the sum of the values at these paths of the same document (integers exactly, others within 1e-6). */
+  sumOf?: string[] | undefined
+  /** The value is a non-empty array and every item satisfies these matchers (paths relative to the item). */
+  each?: Record<string, Matcher> | undefined
+  /** The value is a non-empty array whose items' numbers at this path never decrease. */
+  ascendingBy?: string | undefined
+}
+
+export const Matcher: z.ZodType<Matcher> = z.lazy(() =>
+  z
+    .strictObject({
+      equals: z.unknown().optional(),
+      matches: z.string().optional(),
+      exists: z.boolean().optional(),
+      absent: z.literal(true).optional(),
+      type: z.enum(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']).optional(),
+      oneOf: z.array(z.unknown()).min(1).optional(),
+      greaterThan: Bound.optional(),
+      atLeast: Bound.optional(),
+      lessThan: Bound.optional(),
+      atMost: Bound.optional(),
+      sumOf: z.array(z.string()).min(1).optional(),
+      each: z.record(z.string(), Matcher).optional(),
+      ascendingBy: z.string().optional(),
+    })
+    .refine((m) => Object.values(m).some((v) => v !== undefined), {
+      message:
+        'a matcher needs at least one of equals, matches, exists, absent, type, oneOf, greaterThan, atLeast, lessThan, atMost, sumOf, each, ascendingBy',
+    })
+    .refine((m) => m.matches === undefined || isRegExp(m.matches), {
+      message: 'matches is not a valid regex',
+    }),
+)
 
 function isRegExp(source: string): boolean {
   try {

@@ -20,7 +20,7 @@ export async function webhookStep(step: WebhookStep, run: StepRun): Promise<void
   const timeout = Math.min(expectation.withinSeconds * 1000, Math.max(0, run.deadline - waitStarted))
   const picked = (h: ReceivedWebhook) =>
     Object.entries(expectation.where ?? {}).every(
-      ([path, matcher]) => applyMatcher(readPath(h.json, path), matcher).ok,
+      ([path, matcher]) => applyMatcher(readPath(h.json, path), matcher, { document: h.json }).ok,
     )
   const typeOf = (h: ReceivedWebhook) => readPath(h.json, '/type').value
   const contradicting = (h: ReceivedWebhook) =>
@@ -69,7 +69,7 @@ export async function webhookStep(step: WebhookStep, run: StepRun): Promise<void
   )
   for (const [path, matcher] of Object.entries(expectation.body ?? {})) {
     const read = readPath(hook.json, path)
-    const outcome = applyMatcher(read, matcher)
+    const outcome = applyMatcher(read, matcher, { document: hook.json })
     check(
       `webhook body ${path}`,
       outcome.ok,

@@ -1,0 +1,82 @@
+import { describe, expect, test } from 'vitest'
+import { Matcher } from '../scenario/httpStepSchema'
+import { applyMatcher, readPath } from './matchers'
+
+const at = (doc: unknown, path: string, matcher: Matcher) =>
+  applyMatcher(readPath(doc, path), Matcher.parse(matcher), { document: doc })
+
+describe('relational matchers', () => {
+  const doc = {
+    expires: '1700003600',
+    fillDeadline: '1700000600',
+    big: '123456789012345678901234567890',
+    fee: '7',
+    parts: { gas: '3', bridge: '4', swap: '0' },
+    usd: { gas: 0.1, bridge: 0.2, total: 0.3 },
+    routes: [
+      { cost: 1, chains: [10] },
+      { cost: 1.5, chains: [10] },
+      { cost: 2, chains: [8453] },
+    ],
+  }
+
+  test('comparisons: exact on integer strings, against a literal or another path', () => {
+    expect(at(doc, '/expires', { greaterThan: { path: '/fillDeadline' } }).ok).toBe(true)
+    expect(at(doc, '/fillDeadline', { greaterThan: { path: '/expires' } })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('not greater than /expires ("1700003600")'),
+    })
+    expect(at(doc, '/big', { greaterThan: '123456789012345678901234567889' }).ok).toBe(true)
+    expect(at(doc, '/big', { greaterThan: '123456789012345678901234567890' }).ok).toBe(false)
+    expect(at(doc, '/big', { atLeast: '123456789012345678901234567890' }).ok).toBe(true)
+    expect(at(doc, '/fee', { atMost: 7, lessThan: 8 }).ok).toBe(true)
+    expect(at(doc, '/fee', { lessThan: 7 }).ok).toBe(false)
+    expect(at(doc, '/parts/swap', { atLeast: 0 }).ok).toBe(true)
+    expect(at({ a: '-1' }, '/a', { atLeast: 0 }).ok).toBe(false)
+    expect(at(doc, '/routes', { greaterThan: 0 })).toMatchObject({ ok: false })
+    expect(at(doc, '/fee', { greaterThan: { path: '/nowhere' } })).toMatchObject({ ok: false })
+  })
+
+  test('sumOf: integers exactly, USD numbers within 1e-6', () => {
+    expect(at(doc, '/fee', { sumOf: ['/parts/gas', '/parts/bridge', '/parts/swap'] }).ok).toBe(true)
+    expect(at({ ...doc, fee: '8' }, '/fee', { sumOf: ['/parts/gas', '/parts/bridge'] })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('not the sum of /parts/gas ("3") + /parts/bridge ("4")'),
+    })
+    expect(at(doc, '/usd/total', { sumOf: ['/usd/gas', '/usd/bridge'] }).ok).toBe(true)
+    expect(at(doc, '/usd/total', { sumOf: ['/usd/gas'] }).ok).toBe(false)
+    expect(at(doc, '/fee', { sumOf: ['/parts/gas', '/missing'] }).ok).toBe(false)
+  })
+
+  test('each: every item of a non-empty array, paths relative to the item; ascendingBy', () => {
+    expect(at(doc, '/routes', { each: { '/chains/0': { oneOf: [10, 8453] } } }).ok).toBe(true)
+    expect(at(doc, '/routes', { each: { '/chains/0': { equals: 10 } } })).toMatchObject({
+      ok: false,
+      message: 'item 2: /chains/0 is 8453, not 10',
+    })
+    expect(at({ routes: [] }, '/routes', { each: { '/a': { exists: true } } }).ok).toBe(false)
+    expect(at(doc, '/routes', { ascendingBy: '/cost' }).ok).toBe(true)
+    const reversed = { routes: [...doc.routes].reverse() }
+    expect(at(reversed, '/routes', { ascendingBy: '/cost' })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('item 0 has 2, item 1 1.5'),
+    })
+    // Nested: inside each, paths and sums read the item.
+    const nested = {
+      items: [
+        { total: '3', a: '1', b: '2' },
+        { total: '4', a: '1', b: '2' },
+      ],
+    }
+    expect(at(nested, '/items', { each: { '/total': { sumOf: ['/a', '/b'] } } })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('item 1: /total is "4"'),
+    })
+  })
+
+  test('the schema refuses an empty matcher and takes nested ones', () => {
+    expect(Matcher.safeParse({}).success).toBe(false)
+    expect(Matcher.safeParse({ each: { '/a': {} } }).success).toBe(false)
+    expect(Matcher.safeParse({ each: { '/a': { greaterThan: { path: '/b' } } } }).success).toBe(true)
+  })
+})
