@@ -60,6 +60,55 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
     'settlement.alps-lifecycle/4/body /status',
   ],
   'withdrawals.bad-allocator-signature': ['withdrawals.single-executed/2/allocatedTransfer on 8453'],
+  'quotes.access-list-tokens-inverted': [
+    'quotes.access-allow-tokens/1/body /routes',
+    'quotes.access-exclude-tokens/1/status',
+    'quotes.access-allow-chain-tokens/1/body /routes',
+    'quotes.access-exclude-chain-tokens/1/status',
+  ],
+  'quotes.access-list-ignore-chains': [
+    'quotes.access-allow-chains/1/body /routes',
+    'quotes.access-exclude-chains/1/body /routes',
+    'quotes.alps-access-allow-chains/1/body /intentOp/elements',
+  ],
+  'quotes.routes-most-expensive-first': ['quotes.blanc-routes-by-cost/1/body /routes'],
+  'quotes.fee-total-mismatch': [
+    'quotes.alps-fee-parts/1/body /intentCost/tokensReceived',
+    'quotes.alps-fee-parts/1/body /intentCost/feeBreakdownUSD/totalFeeUSD',
+    'quotes.blanc-fee-parts/1/body /routes',
+  ],
+  'quotes.negative-fee-part': [
+    'quotes.alps-fee-parts/1/body /intentCost/tokensReceived',
+    'quotes.alps-fee-parts/1/body /intentCost/feeBreakdownUSD/swapFeeUSD',
+    'quotes.blanc-fee-parts/1/body /routes',
+  ],
+  'quotes.expires-before-fill-deadline': [
+    'quotes.alps-deadlines/1/body /intentOp/elements/0/mandate/fillDeadline',
+  ],
+  'quotes.deadlines-in-the-past': [
+    'quotes.alps-deadlines/1/body /intentOp/expires',
+    'quotes.alps-deadlines/1/body /intentOp/elements',
+  ],
+  'quotes.drop-destination-executions': [
+    `settlement.alps-destination-executions/10/balance $\{fresh.1.address} on 8453`,
+  ],
+  'quotes.drop-pre-claim-executions': ['quotes.alps-pre-claim-executions/1/body /intentOp/elements'],
+  'quotes.balance-from-allowance': ['quotes.alps-underfunded/7/body /intentCost/hasFulfilledAll'],
+  'quotes.invert-has-fulfilled': [
+    'quotes.alps-underfunded/4/body /intentCost/tokensReceived/0/hasFulfilled',
+    'quotes.alps-underfunded-tokens/4/body /intentCost/tokensReceived/1/hasFulfilled',
+  ],
+  'quotes.shortfall-on-covered': [
+    'quotes.alps-underfunded-tokens/4/body /intentCost/tokensReceived/0/hasFulfilled',
+  ],
+  'intents.skip-signature-check': [
+    'settlement.alps-wrong-signer/7/status',
+    'settlement.alps-wrong-destination-signer/10/status',
+    'settlement.blanc-wrong-signer/8/status',
+  ],
+  'withdrawals.refuse-exact-balance': ['withdrawals.exact-balance/5/status'],
+  'withdrawals.sign-over-balance': ['withdrawals.exact-balance/4/status'],
+  'deposits.refuse-equal-bounds': ['deposits.single-amount/1/status'],
 }
 
 /**

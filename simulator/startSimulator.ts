@@ -7,6 +7,7 @@ import { type ChainSender, createChainSender } from './devnet/chainSender'
 import { type Devnet, startDevnet } from './devnet/startDevnet'
 import { createEventBus } from './events/eventBus'
 import { createExplorer } from './explorer/createExplorer'
+import { withDepositFaults, withQuotingFaults, withSignatureFaults } from './faultDecorators'
 import { createFaults, type Faults } from './faults/faults'
 import type { HttpServices } from './http/domainServices'
 import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, startService } from './http/startService'
@@ -264,7 +265,10 @@ export async function createServices(parameters: CreateServicesParameters): Prom
     const intents = createIntentService({
       store: intentStore,
       relayer: settlement,
-      verify: (signed, serverAddress) => verifySubmission({ devnet, signed, serverAddress }),
+      verify: withSignatureFaults(
+        (signed, serverAddress) => verifySubmission({ devnet, signed, serverAddress }),
+        faults,
+      ),
       serverAddress: devnet.keys.server.address,
       quotes,
       faults,
@@ -295,10 +299,15 @@ export async function createServices(parameters: CreateServicesParameters): Prom
         health: () => devnet.health(),
       },
       prices,
-      quoting,
+      quoting: withQuotingFaults(
+        quoting,
+        faults,
+        devnet.chains.map((c) => c.chainId),
+      ),
       intents,
       withdrawals,
-      depositProcessor: (tenant) => createDepositProcessorService(depositProcessor, tenant),
+      depositProcessor: (tenant) =>
+        withDepositFaults(createDepositProcessorService(depositProcessor, tenant), faults),
       explorer: createExplorer({ intents: intentStore, quotes, chains: devnet.chains, clock: devnet }),
       events,
     }

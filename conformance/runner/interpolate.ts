@@ -17,6 +17,8 @@ const PLACEHOLDER = /\$\{([\w.-]+)\}/g
  */
 export function interpolate<T>(value: T, vars: Variables): T {
   const lookup = (name: string) => {
+    const nested = Object.hasOwn(vars, name) ? undefined : lookupNested(vars, name)
+    if (nested) return nested.value
     if (!Object.hasOwn(vars, name))
       throw new UnknownVariableError(`Unknown variable \${${name}}.`, {
         metaMessages: [`Known: ${Object.keys(vars).sort().join(', ')}.`],
@@ -38,4 +40,23 @@ export function interpolate<T>(value: T, vars: Variables): T {
     return v
   }
   return walk(value) as T
+}
+
+/**
+ * `${a.b.0}` when no variable is named so: the longest variable name that prefixes it (`a`), then
+ * the rest walked as fields and array indexes of its value, e.g. a field of a captured object.
+ */
+function lookupNested(vars: Variables, name: string): { value: unknown } | undefined {
+  const parts = name.split('.')
+  for (let cut = parts.length - 1; cut > 0; cut--) {
+    const head = parts.slice(0, cut).join('.')
+    if (!Object.hasOwn(vars, head)) continue
+    let value: unknown = vars[head]
+    for (const key of parts.slice(cut)) {
+      if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined
+      value = (value as Record<string, unknown>)[key]
+    }
+    return { value }
+  }
+  return undefined
 }

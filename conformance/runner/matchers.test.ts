@@ -55,6 +55,15 @@ describe('relational matchers', () => {
       message: 'item 2: /chains/0 is 8453, not 10',
     })
     expect(at({ routes: [] }, '/routes', { each: { '/a': { exists: true } } }).ok).toBe(false)
+    expect(at({ m: {} }, '/m', { each: { '/a': { exists: true } } }).ok).toBe(false)
+    // An object: its values (a map keyed by token address).
+    const byToken = {
+      m: { '0xA': { need: '3', have: '1', miss: '2' }, '0xB': { need: '3', have: '3', miss: '1' } },
+    }
+    expect(at(byToken, '/m', { each: { '/need': { sumOf: ['/have', '/miss'] } } })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('item 0xB: /need is "3", not the sum of /have ("3") + /miss ("1")'),
+    })
     expect(at(doc, '/routes', { ascendingBy: '/cost' }).ok).toBe(true)
     const reversed = { routes: [...doc.routes].reverse() }
     expect(at(reversed, '/routes', { ascendingBy: '/cost' })).toMatchObject({

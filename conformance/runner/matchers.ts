@@ -202,26 +202,37 @@ export function applyRelations(value: unknown, matcher: Matcher, document: unkno
         message: `is ${JSON.stringify(value)}, not the sum of ${parts.map((p) => `${p.path} (${JSON.stringify(p.read.value)})`).join(' + ')}`,
       }
   }
-  if (matcher.each !== undefined || matcher.ascendingBy !== undefined) {
+  if (matcher.each !== undefined) {
+    // An array's items, or an object's values (e.g. a map keyed by token address).
+    const items = Array.isArray(value)
+      ? [...value.entries()]
+      : typeOf(value) === 'object'
+        ? Object.entries(value as Record<string, unknown>)
+        : []
+    if (items.length === 0)
+      return {
+        ok: false,
+        message: `is ${JSON.stringify(value)?.slice(0, 100)}, not a non-empty array or object`,
+      }
+    for (const [key, item] of items)
+      for (const [path, inner] of Object.entries(matcher.each)) {
+        const outcome = applyMatcher(readPath(item, path), inner, { document: item })
+        if (!outcome.ok) return { ok: false, message: `item ${key}: ${path} ${outcome.message}` }
+      }
+  }
+  if (matcher.ascendingBy !== undefined) {
     if (!Array.isArray(value) || value.length === 0)
       return { ok: false, message: `is ${JSON.stringify(value)?.slice(0, 100)}, not a non-empty array` }
-    for (const [i, item] of value.entries())
-      for (const [path, inner] of Object.entries(matcher.each ?? {})) {
-        const outcome = applyMatcher(readPath(item, path), inner, { document: item })
-        if (!outcome.ok) return { ok: false, message: `item ${i}: ${path} ${outcome.message}` }
-      }
-    if (matcher.ascendingBy !== undefined) {
-      const path = matcher.ascendingBy
-      const keys = value.map((item) => toNum(readPath(item, path).value))
-      const missing = keys.findIndex((k) => !k)
-      if (missing >= 0) return { ok: false, message: `item ${missing}: ${path} is not a number` }
-      for (let i = 1; i < keys.length; i++)
-        if (compare(keys[i - 1] as Num, keys[i] as Num) > 0)
-          return {
-            ok: false,
-            message: `is not in ascending ${path}: item ${i - 1} has ${JSON.stringify(readPath(value[i - 1], path).value)}, item ${i} ${JSON.stringify(readPath(value[i], path).value)}`,
-          }
-    }
+    const path = matcher.ascendingBy
+    const keys = value.map((item) => toNum(readPath(item, path).value))
+    const missing = keys.findIndex((k) => !k)
+    if (missing >= 0) return { ok: false, message: `item ${missing}: ${path} is not a number` }
+    for (let i = 1; i < keys.length; i++)
+      if (compare(keys[i - 1] as Num, keys[i] as Num) > 0)
+        return {
+          ok: false,
+          message: `is not in ascending ${path}: item ${i - 1} has ${JSON.stringify(readPath(value[i - 1], path).value)}, item ${i} ${JSON.stringify(readPath(value[i], path).value)}`,
+        }
   }
   return { ok: true }
 }

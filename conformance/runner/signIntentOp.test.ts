@@ -135,6 +135,11 @@ describe('signIntentOp', () => {
   test('refuses another sponsor, an unknown funding method and a value that is not an intentOp', async () => {
     const other = privateKeyToAccount(`0x${'11'.repeat(32)}`)
     await expect(signIntentOp(intentOp('COMPACT', false), other)).rejects.toThrow(/is not the signer/)
+    // Unless asked to sign as a wrong signer: the signatures are then the other key's.
+    const wrong = await signIntentOp(intentOp('COMPACT', false), other, undefined, { notSponsor: true })
+    const right = await signIntentOp(intentOp('COMPACT', false), account)
+    expect(wrong.originSignatures).toHaveLength(right.originSignatures.length)
+    expect(wrong.originSignatures[0]).not.toBe(right.originSignatures[0])
     const unknown = intentOp('COMPACT', false)
     unknown.elements[1]!.mandate = {
       ...unknown.elements[1]!.mandate,

@@ -199,7 +199,8 @@ export type SignedIntentOpJson = IntentOp & {
  * `mandate.qualifier.settlementContext.fundingMethod` (PERMIT2 → PermitBatchWitnessTransferFrom,
  * COMPACT → MultichainCompact), and `destinationSignature` = the last origin signature, whose
  * Mandate commits to the destination ops (facts §2; the service verifies it on the destination).
- * Returns the intentOp's fields as given plus the signatures.
+ * Returns the intentOp's fields as given plus the signatures. `notSponsor` signs with a key
+ * other than the sponsor's (a wrong signer, which a target must refuse).
  *
  * @example
  * const signed = await signIntentOp(route.intentOp, privateKeyToAccount(key))
@@ -209,13 +210,14 @@ export async function signIntentOp(
   intentOp: unknown,
   account: PrivateKeyAccount,
   contracts: SigningContracts = CANONICAL_SIGNING_CONTRACTS,
+  options: { notSponsor?: boolean } = {},
 ): Promise<SignedIntentOpJson> {
   if (typeof intentOp !== 'object' || intentOp === null || !Array.isArray((intentOp as IntentOp).elements))
     throw new SignIntentOpError('The value to sign is not an intentOp (no elements).', {
       metaMessages: [`Got: ${JSON.stringify(intentOp)?.slice(0, 200)}`],
     })
   const op = intentOp as IntentOp
-  if (getAddress(op.sponsor) !== account.address)
+  if (!options.notSponsor && getAddress(op.sponsor) !== account.address)
     throw new SignIntentOpError(`The intentOp's sponsor ${op.sponsor} is not the signer ${account.address}.`)
   const typedData = intentOpTypedData(op, contracts)
   const originSignatures = await Promise.all(typedData.origin.map((data) => account.signTypedData(data)))

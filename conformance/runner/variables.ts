@@ -57,12 +57,18 @@ export function initialVariables(context: ScenarioContext): Variables {
       }
       return fresh
     }
-    for (const field of ['privateKey', 'address'] as const) {
+    // `word`: the address as one ABI word, without 0x (to splice into calldata).
+    const fields = {
+      privateKey: () => make().privateKey,
+      address: () => make().address,
+      word: () => make().address.slice(2).toLowerCase().padStart(64, '0'),
+    }
+    for (const [field, get] of Object.entries(fields)) {
       const name = `fresh.${i}.${field}`
       Object.defineProperty(vars, name, {
         enumerable: true,
         configurable: true,
-        get: () => make()[field],
+        get,
         set: (value: unknown) => {
           Object.defineProperty(vars, name, { value, enumerable: true, configurable: true, writable: true })
         },

@@ -23,7 +23,7 @@ export type Matcher = {
   atMost?: z.infer<typeof Bound> | undefined
   /** The value is the sum of the values at these paths of the same document (integers exactly, others within 1e-6). */
   sumOf?: string[] | undefined
-  /** The value is a non-empty array and every item satisfies these matchers (paths relative to the item). */
+  /** The value is a non-empty array (or object: its values) and every item satisfies these matchers (paths relative to the item). */
   each?: Record<string, Matcher> | undefined
   /** The value is a non-empty array whose items' numbers at this path never decrease. */
   ascendingBy?: string | undefined

@@ -179,6 +179,8 @@ export const SignIntentOpStep = z.strictObject({
     intentOp: z.unknown(),
     /** The sponsor: a funded account of the manifest by index, or a `0x` private key / `${var}`. */
     account: Signer.default(0),
+    /** Sign although `account` is not the intentOp's sponsor: a wrong signer the target must refuse. */
+    notSponsor: z.literal(true).optional(),
   }),
   captureAs: z
     .string()

@@ -62,6 +62,32 @@ export const FAULT_CATALOGUE = {
     'The relayer fills but never claims on the origin chains, so an intent never reaches COMPLETED.',
   'withdrawals.bad-allocator-signature':
     'Withdrawals answer allocatorData that the Compact refuses (one byte of the signature changed).',
+  // Packs that catch what matters (issue 29): each as one mutant of the simulator would behave.
+  'quotes.access-list-tokens-inverted':
+    'accountAccessList token matching is inverted: its allow lists (tokens, chainTokens) allow everything, its exclude lists exclude everything.',
+  'quotes.access-list-ignore-chains': 'accountAccessList `chainIds` (allowed and excluded) are ignored.',
+  'quotes.routes-most-expensive-first': 'Blanc routes are answered most expensive first.',
+  'quotes.fee-total-mismatch':
+    'Fee totals are not the sum of their parts: alps `fee` and `totalFeeUSD`, blanc `totalUsd` are one unit (0.01 USD) too high.',
+  'quotes.negative-fee-part':
+    'A fee part is negative (the swap fee is -1 unit, -0.01 USD), its total lowered to match.',
+  'quotes.expires-before-fill-deadline': 'An alps intentOp `expires` one second before its fill deadline.',
+  'quotes.deadlines-in-the-past': "An alps intentOp's `expires` and fill deadlines lie two days in the past.",
+  'quotes.drop-destination-executions':
+    '`destinationExecutions` are dropped from the quote: the intent settles without running them.',
+  'quotes.drop-pre-claim-executions': '`preClaimExecutions` are dropped from the quote (no preClaimOps).',
+  'quotes.balance-from-allowance':
+    "An account's wallet balance is read as its Permit2 allowance, so an allowance above the balance counts as funds.",
+  'quotes.invert-has-fulfilled': "On an underfunded alps quote every token's `hasFulfilled` is inverted.",
+  'quotes.shortfall-on-covered':
+    'On an underfunded alps quote every token reports a shortfall, the covered ones too (`hasFulfilled` false, nothing available).',
+  'intents.skip-signature-check':
+    'Submissions are accepted without checking the origin and destination signatures (the server signature is still checked).',
+  'withdrawals.refuse-exact-balance':
+    'A withdrawal of exactly the locked balance is refused (the bound is treated as exclusive).',
+  'withdrawals.sign-over-balance': 'A withdrawal above the locked balance is signed instead of refused.',
+  'deposits.refuse-equal-bounds':
+    'A deposit whitelist entry with `minAmount` equal to `maxAmount` is refused, though both bounds are inclusive.',
 } as const satisfies Record<string, string>
 
 /** A fault of {@link FAULT_CATALOGUE}. */

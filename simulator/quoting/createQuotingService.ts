@@ -31,7 +31,7 @@ export type CreateQuotingServiceParameters = {
   /** The blanc quote store (simulator/quoting/quoteStore.ts); the intent service consumes from it. */
   quotes: QuoteStore<StoredQuotedIntent>
   prices: PriceTable
-  /** Injected faults (`quotes.malformed-field`). */
+  /** Injected faults (`quotes.malformed-field`, `quotes.balance-from-allowance`). */
   faults: Pick<Faults, 'has'>
   /** The allocator's signer (devnet.keys.allocator.account): signs `account.emissaryConfig`; without it quotes omit emissaryConfig. */
   allocatorSigner?: PrivateKeyAccount | undefined
@@ -80,6 +80,11 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
     emissaryConfigs: parameters.allocatorSigner
       ? createEmissaryConfigs({ allocatorSigner: parameters.allocatorSigner })
       : undefined,
+    // Fault: the wallet balance read from the Permit2-allowance slot.
+    seeHoldings: (holdings) =>
+      faults.has('quotes.balance-from-allowance')
+        ? holdings.map((h) => ({ ...h, tokens: h.tokens.map((t) => ({ ...t, wallet: t.permit2Allowance })) }))
+        : holdings,
   }
   // Parts repeated between stored routes (addresses, lock ids, prices, account blocks) are kept once.
   const shared = createSharedValues()

@@ -12,7 +12,7 @@ import { createRouteCosts } from './createRouteCosts'
 import type { MissingPriceError } from './errors'
 import { type RoundTripScope, readBalances } from './readBalances'
 import { requirePrice } from './requirePrice'
-import type { PlanRequest, Shortfall } from './types'
+import type { ChainHoldings, PlanRequest, Shortfall } from './types'
 
 /** What every quote of a service uses: its balance reader, tokens, prices, clock and keys. */
 export type QuoteContext = {
@@ -29,6 +29,8 @@ export type QuoteContext = {
   swapFeeBps: bigint
   /** Issues `account.emissaryConfig`; undefined: quotes omit it. */
   emissaryConfigs: EmissaryConfigs | undefined
+  /** How the quote sees the holdings read (default: as read); the fault `quotes.balance-from-allowance` changes it. */
+  seeHoldings?: ((holdings: ChainHoldings[]) => ChainHoldings[]) | undefined
 }
 
 /** Parameters of {@link quote}. */
@@ -72,7 +74,8 @@ export async function quote(context: QuoteContext, parameters: QuoteParameters):
     chainIds: balances.chains.map((c) => c.chainId),
     tokens,
   })
-  const holdings = await readBalances(balances.chains, checked.account.address, parameters.scope)
+  const read = await readBalances(balances.chains, checked.account.address, parameters.scope)
+  const holdings = context.seeHoldings ? context.seeHoldings(read) : read
   const costs = createRouteCosts({ checked, holdings, prices, swapFeeBps })
   const swap = {
     userBps: checked.sponsorship.swap ? 0n : swapFeeBps,

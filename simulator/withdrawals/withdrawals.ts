@@ -30,7 +30,7 @@ export type CreateWithdrawalServiceParameters = {
   clients: Record<number, PublicClient<Transport, Chain>>
   clock: Clock
   tokens?: Record<number, readonly TokenInfo[]> | undefined
-  /** Injected faults (`withdrawals.bad-allocator-signature`). */
+  /** Injected faults (`withdrawals.bad-allocator-signature`, `withdrawals.refuse-exact-balance`, `withdrawals.sign-over-balance`). */
   faults: Pick<Faults, 'has'>
 }
 
@@ -80,7 +80,11 @@ export function createWithdrawalService(parameters: CreateWithdrawalServiceParam
     const short = ids.flatMap((id, i) => {
       const balance = balances[i] as bigint
       const amount = wanted.get(id) as bigint
-      return amount > balance ? [{ id: int(id), requested: int(amount), balance: int(balance) }] : []
+      // Faults: the bound treated as exclusive, or no bound at all.
+      const over = parameters.faults.has('withdrawals.refuse-exact-balance')
+        ? amount >= balance
+        : amount > balance && !parameters.faults.has('withdrawals.sign-over-balance')
+      return over ? [{ id: int(id), requested: int(amount), balance: int(balance) }] : []
     })
     if (short.length) throw new InsufficientLockedBalanceError(short)
   }

@@ -12,7 +12,9 @@ export async function signIntentOpStep(step: SignIntentOpStep, run: StepRun): Pr
   const { caps } = run.context
   const sign = interpolate(step.signIntentOp, run.vars)
   const account = signerAccount(caps, sign.account)
-  run.vars[step.captureAs] = await signIntentOp(sign.intentOp, account, signingContracts(caps))
+  run.vars[step.captureAs] = await signIntentOp(sign.intentOp, account, signingContracts(caps), {
+    notSponsor: sign.notSponsor === true,
+  })
 }
 
 /** The Compact, Permit2 and IntentExecutor of each chain as the target names them, else canonical. */
