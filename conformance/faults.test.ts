@@ -75,7 +75,6 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
   'quotes.fee-total-mismatch': [
     'quotes.alps-fee-parts/1/body /intentCost/tokensReceived',
     'quotes.alps-fee-parts/1/body /intentCost/feeBreakdownUSD/totalFeeUSD',
-    'quotes.blanc-fee-parts/1/body /routes',
   ],
   'quotes.negative-fee-part': [
     'quotes.alps-fee-parts/1/body /intentCost/tokensReceived',

@@ -70,6 +70,14 @@ describe('relational matchers', () => {
       ok: false,
       message: expect.stringContaining('item 0 has 2, item 1 1.5'),
     })
+    // `*`: the sum over every field there (a route's fee types).
+    const fees = (gas: number, bridge: number) => ({ fees: { gas: { usd: gas }, bridge: { usd: bridge } } })
+    expect(at({ r: [fees(0.1, 0.5), fees(0.5, 0.2)] }, '/r', { ascendingBy: '/fees/*/usd' }).ok).toBe(true)
+    expect(at({ r: [fees(0.5, 0.5), fees(0.5, 0.2)] }, '/r', { ascendingBy: '/fees/*/usd' })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('item 0 has 1, item 1 0.7'),
+    })
+    expect(at({ r: [{ fees: {} }] }, '/r', { ascendingBy: '/fees/*/usd' }).ok).toBe(false)
     // Nested: inside each, paths and sums read the item.
     const nested = {
       items: [

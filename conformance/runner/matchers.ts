@@ -224,15 +224,34 @@ export function applyRelations(value: unknown, matcher: Matcher, document: unkno
     if (!Array.isArray(value) || value.length === 0)
       return { ok: false, message: `is ${JSON.stringify(value)?.slice(0, 100)}, not a non-empty array` }
     const path = matcher.ascendingBy
-    const keys = value.map((item) => toNum(readPath(item, path).value))
+    const keys = value.map((item) => sortKey(item, path))
     const missing = keys.findIndex((k) => !k)
     if (missing >= 0) return { ok: false, message: `item ${missing}: ${path} is not a number` }
+    const shown = (k: Num | undefined) => (k && 'exact' in k ? k.exact.toString() : String(k && asFloat(k)))
     for (let i = 1; i < keys.length; i++)
       if (compare(keys[i - 1] as Num, keys[i] as Num) > 0)
         return {
           ok: false,
-          message: `is not in ascending ${path}: item ${i - 1} has ${JSON.stringify(readPath(value[i - 1], path).value)}, item ${i} ${JSON.stringify(readPath(value[i], path).value)}`,
+          message: `is not in ascending ${path}: item ${i - 1} has ${shown(keys[i - 1])}, item ${i} ${shown(keys[i])}`,
         }
   }
   return { ok: true }
+}
+
+/**
+ * The number at `path` of an item; a `*` segment takes every field or element there and sums
+ * what it finds (the segment `*` after a route's `fees/breakdown`, then `usd`: the total of its fee types).
+ */
+function sortKey(item: unknown, path: string): Num | undefined {
+  const star = path.indexOf('/*')
+  if (star < 0) return toNum(readPath(item, path).value)
+  const container = readPath(item, path.slice(0, star)).value
+  if (typeof container !== 'object' || container === null) return undefined
+  const rest = path.slice(star + 2)
+  const parts = Object.values(container).map((child) => sortKey(child, rest === '' ? '/' : rest))
+  if (parts.length === 0 || parts.some((p) => !p)) return undefined
+  const nums = parts as Num[]
+  return nums.every((n) => 'exact' in n)
+    ? { exact: nums.reduce((sum, n) => sum + (n as { exact: bigint }).exact, 0n) }
+    : { approx: nums.reduce((sum, n) => sum + asFloat(n), 0) }
 }

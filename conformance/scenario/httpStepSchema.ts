@@ -25,7 +25,7 @@ export type Matcher = {
   sumOf?: string[] | undefined
   /** The value is a non-empty array (or object: its values) and every item satisfies these matchers (paths relative to the item). */
   each?: Record<string, Matcher> | undefined
-  /** The value is a non-empty array whose items' numbers at this path never decrease. */
+  /** The value is a non-empty array whose items' numbers at this path never decrease (a `*` segment sums every field there). */
   ascendingBy?: string | undefined
 }
 

@@ -68,7 +68,7 @@ export const FAULT_CATALOGUE = {
   'quotes.access-list-ignore-chains': 'accountAccessList `chainIds` (allowed and excluded) are ignored.',
   'quotes.routes-most-expensive-first': 'Blanc routes are answered most expensive first.',
   'quotes.fee-total-mismatch':
-    'Fee totals are not the sum of their parts: alps `fee` and `totalFeeUSD`, blanc `totalUsd` are one unit (0.01 USD) too high.',
+    'Fee totals are not the sum of their parts: alps `fee` and `totalFeeUSD` are one unit (0.01 USD) too high (blanc `totalUsd` too).',
   'quotes.negative-fee-part':
     'A fee part is negative (the swap fee is -1 unit, -0.01 USD), its total lowered to match.',
   'quotes.expires-before-fill-deadline': 'An alps intentOp `expires` one second before its fill deadline.',

@@ -28,6 +28,27 @@ export const DEPARTURES = [
     level: 'SHOULD',
     checks: ['authentication.wrong-key/1/status', 'authentication.wrong-key/1/body /code'],
   },
+  {
+    what: 'ignores accountAccessList: it quotes its one route on the destination chain whatever chains the list allows',
+    level: 'MUST',
+    checks: ['quotes.access-allow-chains/1/status', 'quotes.access-allow-chains/1/body /routes'],
+  },
+  // The token-based access-list scenarios read cost.input's symbol, a field the spec leaves open.
+  ...(
+    [
+      'access-allow-tokens',
+      'access-exclude-tokens',
+      'access-allow-chain-tokens',
+      'access-exclude-chain-tokens',
+    ] as const
+  ).map(
+    (id) =>
+      ({
+        what: `names no symbol in a route's cost.input items (the spec names only amount), so quotes.${id} cannot tell its tokens`,
+        level: 'SHOULD',
+        checks: [`quotes.${id}/1/status`, `quotes.${id}/1/body /routes`],
+      }) as const,
+  ),
 ] as const
 
 /**
