@@ -1,4 +1,4 @@
-import type { AlpsRouteResponse, BlancRouteResponse, RouteRequest } from '../conformance/spec'
+import type { AlpsRouteResponse, BlancRouteResponse, RouteRequest } from '../spec'
 import { InvalidConfigurationError } from './deposits/errors'
 import type { DepositProcessorService } from './deposits/types'
 import type { Faults } from './faults/faults'
