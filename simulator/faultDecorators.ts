@@ -79,7 +79,8 @@ function faultyAlps(route: AlpsRouteResponse, faults: Has): AlpsRouteResponse {
 /** The blanc answer with the order and cost faults applied. */
 function faultyBlanc(answer: BlancRouteResponse, faults: Has): BlancRouteResponse {
   type Fees = { totalUsd: number; breakdown: { swap: { usd: number } } }
-  const feesOf = (route: BlancRouteResponse['routes'][number]) => (route.cost as unknown as { fees: Fees }).fees
+  const feesOf = (route: BlancRouteResponse['routes'][number]) =>
+    (route.cost as unknown as { fees: Fees }).fees
   if (faults.has('quotes.routes-most-expensive-first')) answer.routes.reverse()
   for (const route of answer.routes) {
     const fees = feesOf(route)

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the placeholders are what interpolate reads
 import { describe, expect, test } from 'vitest'
 import { interpolate, UnknownVariableError } from './interpolate'
 

@@ -64,16 +64,21 @@ export function summarize(report: MutationReport, equivalent: readonly Equivalen
     rows.set(folder, row)
   }
   const all = [...rows.values()].sort((a, b) => a.folder.localeCompare(b.folder))
-  const total = all.reduce(
-    (t, r) => ({
-      ...t,
-      killed: t.killed + r.killed,
-      survived: t.survived + r.survived,
-      equivalent: t.equivalent + r.equivalent,
-      other: t.other + r.other,
-    }),
-    { folder: 'all', killed: 0, survived: 0, equivalent: 0, other: 0, score: 0, scoreNonEquivalent: 0 },
-  )
+  const total: FolderRow = {
+    folder: 'all',
+    killed: 0,
+    survived: 0,
+    equivalent: 0,
+    other: 0,
+    score: 0,
+    scoreNonEquivalent: 0,
+  }
+  for (const r of all) {
+    total.killed += r.killed
+    total.survived += r.survived
+    total.equivalent += r.equivalent
+    total.other += r.other
+  }
   for (const r of [...all, total]) {
     r.score = r.killed / Math.max(1, r.killed + r.survived + r.equivalent)
     r.scoreNonEquivalent = r.killed / Math.max(1, r.killed + r.survived)
