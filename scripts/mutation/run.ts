@@ -16,6 +16,8 @@ const { values } = parseArgs({
     sample: { type: 'string' },
     seed: { type: 'string', default: '29' },
     folders: { type: 'string' },
+    /** Explicit `file:line-line` ranges (comma-separated), e.g. to re-check survivors. */
+    lines: { type: 'string' },
     'report-only': { type: 'boolean', default: false },
   },
 })
@@ -77,18 +79,22 @@ function sampleLines(n: number, seed: number): string[] {
 
 const reportPath = join(root, 'reports/mutation/mutation.json')
 if (!values['report-only']) {
-  const mutate = values.sample
-    ? sampleLines(Number(values.sample), Number(values.seed))
-    : [
-        ...folders.map((folder) => `simulator/${folder}/**/*.ts`),
-        '!simulator/**/*.test.ts',
-        '!simulator/**/testing/**',
-        '!simulator/**/*.d.ts',
-      ]
+  const mutate = values.lines
+    ? values.lines.split(',')
+    : values.sample
+      ? sampleLines(Number(values.sample), Number(values.seed))
+      : [
+          ...folders.map((folder) => `simulator/${folder}/**/*.ts`),
+          '!simulator/**/*.test.ts',
+          '!simulator/**/testing/**',
+          '!simulator/**/*.d.ts',
+        ]
   console.log(
-    values.sample
-      ? `Sample: ${mutate.length} lines (seed ${values.seed}) of ${folders.join(', ')}.`
-      : `Whole run over ${folders.join(', ')}.`,
+    values.lines
+      ? `Lines: ${mutate.join(', ')}.`
+      : values.sample
+        ? `Sample: ${mutate.length} lines (seed ${values.seed}) of ${folders.join(', ')}.`
+        : `Whole run over ${folders.join(', ')}.`,
   )
   const started = Date.now()
   const run = spawnSync('npx', ['stryker', 'run', 'stryker.config.mjs', '--mutate', mutate.join(',')], {
@@ -109,7 +115,7 @@ console.log(markdown)
 const open = unexplained(report, equivalent)
 if (open.length) {
   console.log(
-    `\n${open.length} surviving mutant(s) neither killed nor listed in conformance/mutation/equivalent.json:`,
+    `\n${open.length} surviving mutant(s) not explained in conformance/mutation/equivalent.json (entries of kind gap included):`,
   )
   for (const m of open) console.log(`  ${m.key}  ${m.replacement}`)
 }

@@ -14,8 +14,21 @@ export type MutationReport = {
   >
 }
 
-/** A surviving mutant explained in conformance/mutation/equivalent.json. */
-export type EquivalentEntry = { key: string; replacement?: string; why: string }
+/**
+ * A surviving mutant listed in conformance/mutation/equivalent.json: `equivalent` (no observable
+ * difference) or `outside-spec` (behaviour the spec leaves open) explain it; `gap` records a
+ * survivor no pack catches yet (it still counts as survived).
+ */
+export type EquivalentEntry = {
+  key: string
+  replacement?: string
+  kind: 'equivalent' | 'outside-spec' | 'gap'
+  why: string
+}
+
+/** The keys of the entries that explain a survivor (not the known gaps). */
+const explainedKeys = (entries: readonly EquivalentEntry[]) =>
+  new Set(entries.filter((e) => e.kind !== 'gap').map((e) => e.key))
 
 /** One folder's tally. */
 export type FolderRow = {
@@ -42,7 +55,7 @@ const KILLED = new Set(['Killed', 'Timeout'])
  * const rows = summarize(report, [])
  */
 export function summarize(report: MutationReport, equivalent: readonly EquivalentEntry[]): FolderRow[] {
-  const explained = new Set(equivalent.map((e) => e.key))
+  const explained = explainedKeys(equivalent)
   const rows = new Map<string, FolderRow>()
   for (const [file, { mutants }] of Object.entries(report.files)) {
     const folder = file.split('/')[1] ?? file
@@ -91,7 +104,7 @@ export function unexplained(
   report: MutationReport,
   equivalent: readonly EquivalentEntry[],
 ): { key: string; replacement: string }[] {
-  const explained = new Set(equivalent.map((e) => e.key))
+  const explained = explainedKeys(equivalent)
   return Object.entries(report.files).flatMap(([file, { mutants }]) =>
     mutants
       .filter(
@@ -107,12 +120,13 @@ export function unexplained(
 /** The per-folder table as docs/conformance.md shows it. */
 export function toMarkdown(rows: readonly FolderRow[]): string {
   const pct = (x: number) => `${Math.round(x * 100)}%`
+  const nonEquivalent = (r: FolderRow) => (r.killed + r.survived > 0 ? pct(r.scoreNonEquivalent) : '–')
   return [
     '| folder | mutants | killed | survived (unexplained) | equivalent / outside the spec | score | score without equivalents |',
     '|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.folder} | ${r.killed + r.survived + r.equivalent} | ${r.killed} | ${r.survived} | ${r.equivalent} | ${pct(r.score)} | ${pct(r.scoreNonEquivalent)} |`,
+        `| ${r.folder} | ${r.killed + r.survived + r.equivalent} | ${r.killed} | ${r.survived} | ${r.equivalent} | ${pct(r.score)} | ${nonEquivalent(r)} |`,
     ),
   ].join('\n')
 }
