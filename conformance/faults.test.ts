@@ -101,9 +101,8 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
     'quotes.alps-underfunded-tokens/4/body /intentCost/tokensReceived/0/hasFulfilled',
   ],
   'intents.skip-signature-check': [
-    'settlement.alps-wrong-signer/7/status',
-    'settlement.alps-wrong-destination-signer/10/status',
-    'settlement.blanc-wrong-signer/8/status',
+    'settlement.alps-wrong-signer/9/status',
+    'settlement.blanc-wrong-signer/7/status',
   ],
   'withdrawals.refuse-exact-balance': ['withdrawals.exact-balance/5/status'],
   'withdrawals.sign-over-balance': ['withdrawals.exact-balance/4/status'],
