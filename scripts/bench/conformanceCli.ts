@@ -6,7 +6,10 @@
  * without npm's own ~0.3 s), alternating in the same run. Goal (issue 15): all packs in less than
  * 3x `npm start`.
  *
- *   npx tsx scripts/bench/conformanceCli.ts [--runs 3]
+ * `--compare DIR`: also times the packs of another scenario folder (e.g. main's, from
+ * `git archive main scenarios`) in the same loop, so a change to the packs is measured side by side.
+ *
+ *   npx tsx scripts/bench/conformanceCli.ts [--runs 3] [--compare DIR]
  */
 import { spawn } from 'node:child_process'
 import { mkdtemp } from 'node:fs/promises'
@@ -16,6 +19,8 @@ import { join } from 'node:path'
 const root = join(import.meta.dirname, '../..')
 const runsArg = process.argv.indexOf('--runs')
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3
+const compareArg = process.argv.indexOf('--compare')
+const compare = compareArg > 0 ? process.argv[compareArg + 1] : undefined
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 /** Milliseconds from spawning the CLI with `args` to its exit (or to `readyLine`, then it is stopped). */
@@ -47,7 +52,13 @@ const out = await mkdtemp(join(tmpdir(), 'bench-conformance-cli-'))
 const starts: number[] = []
 const binStarts: number[] = []
 const packs: number[] = []
+const comparePacks: number[] = []
 for (let i = 0; i < runs; i++) {
+  if (compare) {
+    const other = await time(['conformance', '--scenarios', compare, '--reporter', 'json', '--out', out])
+    if (other.code !== 0) console.error(`conformance (${compare}) exited ${other.code}`)
+    comparePacks.push(other.ms)
+  }
   const start = await time(['--port', '0'], /is up at/, ['npm', 'start', '--silent', '--'])
   starts.push(start.ms)
   binStarts.push((await time(['up', '--port', '0'], /is up at/)).ms)
@@ -65,3 +76,9 @@ console.log(`all packs through the CLI:            ${(p / 1000).toFixed(2)} s (m
 console.log(
   `ratio: ${(p / s).toFixed(2)}x npm start (goal < 3x); ${(p / median(binStarts)).toFixed(2)}x the bin's up`,
 )
+if (compare) {
+  const c = median(comparePacks)
+  console.log(
+    `packs of ${compare}: ${(c / 1000).toFixed(2)} s (median of ${runs}), ${(c / s).toFixed(2)}x npm start; these packs ${(p / c).toFixed(2)}x those`,
+  )
+}
