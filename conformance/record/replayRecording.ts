@@ -9,7 +9,7 @@ import { runConformance } from '../runner/runConformance'
 import { LOCAL_TARGET_CHAIN_IDS } from '../runner/startLocalTarget'
 import type { RunResult, ScenarioResult } from '../runner/types'
 import { type LoadedScenario, parseScenario, ScenarioFileError } from '../scenario/loadScenarios'
-import { stateDirOf } from './writeRecording'
+import { readRecordedService, stateDirOf } from './stateFolder'
 
 /** Thrown when a recording cannot be replayed as asked (a key it needs is missing, no state). */
 export class ReplayError extends BaseError {
@@ -58,7 +58,9 @@ export async function replayRecording(parameters: ReplayRecordingParameters): Pr
   const recordedState = stateDirOf(parameters.file)
   let stateDir: string | undefined
   let chainIds: readonly number[] = LOCAL_TARGET_CHAIN_IDS
+  let service: Awaited<ReturnType<typeof readRecordedService>> = {}
   if (existsSync(recordedState)) {
+    service = await readRecordedService(recordedState)
     // The simulator's state-dir format, from its public entry, loaded only when a state is at hand.
     const { readStateMeta } = await import('../../simulator/index')
     const meta = await readStateMeta(recordedState)
@@ -77,8 +79,12 @@ export async function replayRecording(parameters: ReplayRecordingParameters): Pr
       chainIds,
       stateDir,
       log: parameters.log,
+      quoteTtlSeconds: service.quoteTtlSeconds,
+      swapFeeBps: service.swapFeeBps,
     })
     try {
+      // The price table as it was when the recording began.
+      if (service.prices) await sim.services.prices.setPrices(service.prices)
       return await runConformance({
         target: sim.baseUrl,
         apiKey: sim.apiKey,

@@ -7,10 +7,9 @@ import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { parse as parseYaml } from 'yaml'
-import { DevnetManifest } from '../../spec'
-import { BaseError } from '../../spec/BaseError'
 import { ChainsFile } from '../runner/detectCapabilities'
 import { verifyWebhookSignature } from '../runner/webhookReceiver'
+import { captureTarget, RecorderError } from './captureTarget'
 import { type JournalWriter, openJournal } from './journal'
 import type {
   RecordedChainState,
@@ -27,11 +26,6 @@ import {
   type RequestHead,
   relayConnection,
 } from './relayConnection'
-
-/** Thrown when the recorder cannot start (target unreachable, port taken, bad `--chains` file). */
-export class RecorderError extends BaseError {
-  override name = 'Record.RecorderError'
-}
 
 /** Parameters of {@link startRecorder}. */
 export type StartRecorderParameters = {
@@ -65,6 +59,8 @@ export type Recorder = {
   /** Stops listening, lets the exchanges in flight end, closes the journal (idempotent); returns the recording. */
   stop(): Promise<Recording>
 }
+
+export { RecorderError }
 
 /** The default port of `intent-devnet record`. */
 export const DEFAULT_RECORD_PORT = 4001
@@ -108,29 +104,13 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
       ? new HttpsAgent({ keepAlive: true, maxSockets: 16 })
       : new HttpAgent({ keepAlive: true, maxSockets: 16 })
 
-  const probe = await probeTarget(target, parameters.apiKey)
+  const probe = await captureTarget(target, parameters.apiKey)
   const chainsFile = parameters.chainsFile ? await readChainsFile(parameters.chainsFile) : undefined
   const chains: { chainId: number; rpcUrl: string }[] =
     chainsFile?.chains ?? probe.manifest?.chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl })) ?? []
   const manifestAccountKeys = (probe.manifest?.accounts ?? []).map((a) => a.privateKey) as Hex[]
   const accountKeys = [...((chainsFile?.accounts ?? []) as Hex[]), ...manifestAccountKeys]
-  let chainState: RecordedChainState | undefined
-  let chainStateProblem: string | undefined
-  if (probe.manifest) {
-    try {
-      chainState = {
-        offsetSeconds: probe.manifest.clock.offsetSeconds,
-        chains: await Promise.all(
-          probe.manifest.chains.map(async (c) => ({
-            chainId: c.chainId,
-            state: (await rpc(c.rpcUrl, 'anvil_dumpState', [])) as Hex,
-          })),
-        ),
-      }
-    } catch (error) {
-      chainStateProblem = `the chains' state could not be dumped (${error instanceof Error ? error.message : String(error)})`
-    }
-  } else chainStateProblem = probe.problem
+  const { chainState, chainStateProblem } = probe
 
   const webhookTargets: (string | undefined)[] = []
   const webhookSecrets = new Set<string>()
@@ -456,52 +436,6 @@ export function summarize(recording: Recording): {
   }
 }
 
-type Probe = {
-  manifest?: DevnetManifest | undefined
-  manifestRaw?: unknown
-  problem: string
-  faults: string[]
-}
-
-/** Asks the target for its manifest (an intent-devnet has one) and the faults now enabled. */
-async function probeTarget(target: string, apiKey: string): Promise<Probe> {
-  let response: Response
-  try {
-    response = await fetch(`${target}/_devnet/manifest`, {
-      headers: { 'x-api-key': apiKey },
-      signal: AbortSignal.timeout(10_000),
-    })
-  } catch (error) {
-    throw new RecorderError(`The target ${target} does not answer.`, { cause: error as Error })
-  }
-  const text = await response.text()
-  if (response.status !== 200)
-    return {
-      problem: `the target has no control API (GET /_devnet/manifest answered ${response.status}), so chain state and the clock could not be captured`,
-      faults: [],
-    }
-  let raw: unknown
-  try {
-    raw = JSON.parse(text)
-  } catch {
-    raw = undefined
-  }
-  const parsed = DevnetManifest.safeParse(raw)
-  if (!parsed.success)
-    return {
-      problem:
-        'the target answered GET /_devnet/manifest with something that is not a devnet manifest, so chain state and the clock could not be captured',
-      faults: [],
-    }
-  let faults: string[] = []
-  try {
-    const answer = await fetch(`${target}/_devnet/faults`, { headers: { 'x-api-key': apiKey } })
-    const body = (await answer.json()) as { enabled?: string[] }
-    faults = Array.isArray(body.enabled) ? body.enabled : []
-  } catch {}
-  return { manifest: parsed.data, manifestRaw: raw, problem: '', faults }
-}
-
 /** Reads a `--chains` file (chain RPC URLs and funded keys), failing early on a key that is not one. */
 export async function readChainsFile(path: string): Promise<ChainsFile> {
   const text = await readFile(path, 'utf8')
@@ -511,18 +445,6 @@ export async function readChainsFile(path: string): Promise<ChainsFile> {
   // Fail early on a key that is not one.
   for (const key of parsed.data.accounts) privateKeyToAccount(key as Hex)
   return parsed.data
-}
-
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    signal: AbortSignal.timeout(60_000),
-  })
-  const body = (await response.json()) as { result?: unknown; error?: { message?: string } }
-  if (body.error) throw new Error(`${method}: ${body.error.message}`)
-  return body.result
 }
 
 function flatHeaders(headers: IncomingMessage['headers']): Record<string, string> {

@@ -8,6 +8,7 @@ import { parseScenario } from '../scenario/loadScenarios'
 import { removeJournal } from './journal'
 import type { Recording } from './recording'
 import { summarize } from './startRecorder'
+import { stateDirOf, writeRecordedState } from './stateFolder'
 import { toScenario } from './toScenario'
 
 /** Parameters of {@link writeRecording}. */
@@ -30,8 +31,7 @@ export type WriteRecordingReturnType = {
   summary: string
 }
 
-/** The state folder that travels with a recorded scenario file. */
-export const stateDirOf = (file: string) => `${file}.state`
+export { stateDirOf }
 
 /**
  * Writes a recording as a scenario file of the packs' format (YAML, a comment per step with its
@@ -146,12 +146,7 @@ export async function writeRecording(
   await rm(previous, { recursive: true, force: true })
   if (recording.chainState) {
     stateDir = previous
-    // The simulator's state-dir format, from its public entry, loaded only when a state is at hand.
-    const { writeDevnetState } = await import('../../simulator/index')
-    await writeDevnetState(stateDir, recording.chainState.chains, {
-      offsetSeconds: recording.chainState.offsetSeconds,
-      chainIds: recording.chainState.chains.map((c) => c.chainId),
-    })
+    await writeRecordedState(stateDir, recording.chainState)
   }
   if (!parameters.keepJournal && recording.journal) {
     await removeJournal(recording.journal)
