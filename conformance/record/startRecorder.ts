@@ -11,13 +11,7 @@ import { ChainsFile } from '../runner/detectCapabilities'
 import { verifyWebhookSignature } from '../runner/webhookReceiver'
 import { captureTarget, RecorderError } from './captureTarget'
 import { type JournalWriter, openJournal } from './journal'
-import type {
-  RecordedChainState,
-  RecordedExchange,
-  RecordedTransaction,
-  RecordedWebhook,
-  Recording,
-} from './recording'
+import type { RecordedExchange, RecordedTransaction, RecordedWebhook, Recording } from './recording'
 import {
   HOP_HEADERS,
   type LocalAnswer,

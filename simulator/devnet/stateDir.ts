@@ -25,8 +25,11 @@ export const chainExitDumpPath = (dir: string, chainId: number) => join(dir, `ch
 const metaPath = (dir: string) => join(dir, 'devnet.json')
 const processesPath = (dir: string) => join(dir, 'anvils.json')
 
-/** A chain's gas when its state was dumped: its head, and the base fee its next block will have. */
-export type ChainGas = { blockNumber: string; nextBaseFeePerGas: string }
+/**
+ * A chain's gas when its state was dumped: its head block's number and base fee (what an
+ * `eth_call` at the head sees as `block.basefee`), and the base fee its next block will have.
+ */
+export type ChainGas = { blockNumber: string; baseFeePerGas?: string | undefined; nextBaseFeePerGas: string }
 
 /** What `devnet.json` holds (`gas` by chain id; absent in a file of an older devnet). */
 export type DevnetStateMeta = {

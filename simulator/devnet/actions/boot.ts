@@ -11,7 +11,6 @@ import type { StartDevnetParameters } from '../startDevnetParameters'
 import { chainExitDumpPath, readChainState, readStateMeta, writeProcesses, writeStateMeta } from '../stateDir'
 import { bootChain, holdsBootState } from './bootChain'
 import { alignClocks } from './clock'
-import { restoreChainGas } from './gas'
 import { releasePreviousDevnet } from './releasePreviousDevnet'
 
 /** The project's root (where dist/ is), from this module's place in the source tree. */
@@ -122,11 +121,8 @@ export async function bootDevnet(parameters: StartDevnetParameters = {}): Promis
         return String(head) === gas.blockNumber ? gas : undefined
       }),
     )
-    offset = await alignClocks(chains, offset)
-    // Aligning mined a block, which moved each base fee on: back to what the checkpoint saved.
-    await Promise.all(
-      chains.map((chain, i) => (restorable[i] ? restoreChainGas(chain, restorable[i]) : undefined)),
-    )
+    // The block that aligns the clocks carries the checkpoint's base fee, the next one its next.
+    offset = await alignClocks(chains, offset, (chainId) => restorable[chainIds.indexOf(chainId)])
     if (stateDir) {
       writeProcesses(stateDir, { servicePid: process.pid, anvilPids: anvils.map((anvil) => anvil.pid) })
       await writeStateMeta(stateDir, { offsetSeconds: offset, chainIds, gas: meta?.gas })

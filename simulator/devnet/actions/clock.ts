@@ -1,18 +1,25 @@
 import type { DevnetChain } from '../chain'
 import { type DevnetState, liveChains } from '../devnetState'
 import { DevnetError } from '../errors'
+import type { ChainGas } from '../stateDir'
 import { saveMeta } from './checkpoint'
+import { restoreChainGas } from './gas'
 
 /**
  * Makes every chain's time agree with the clock: the next block of each chain is stamped
  * `wall + offset` and mined (Anvil then keeps that offset to wall time for later blocks). A chain
  * already ahead of the clock (state loaded from a later run, a fork of a chain whose clock runs
  * fast) pulls the clock forward instead: chain time never goes back. Returns the new offset.
+ * With `gas`, a chain it names gets its saved gas back around that block (restoreChainGas).
  *
  * @example
  * state.offset = await alignClocks(state.chains, state.offset)
  */
-export async function alignClocks(chains: readonly DevnetChain[], offset: number): Promise<number> {
+export async function alignClocks(
+  chains: readonly DevnetChain[],
+  offset: number,
+  gas: (chainId: number) => ChainGas | undefined = () => undefined,
+): Promise<number> {
   const latest = await Promise.all(chains.map((chain) => chain.publicClient.getBlock({ blockTag: 'latest' })))
   const wall = Math.floor(Date.now() / 1000)
   const ahead = Math.max(0, ...latest.map((block) => Number(block.timestamp) - wall))
@@ -21,7 +28,9 @@ export async function alignClocks(chains: readonly DevnetChain[], offset: number
   await Promise.all(
     chains.map(async (chain) => {
       await chain.testClient.setNextBlockTimestamp({ timestamp: target })
-      await chain.testClient.mine({ blocks: 1 })
+      const mine = () => chain.testClient.mine({ blocks: 1 })
+      const saved = gas(chain.chainId)
+      await (saved ? restoreChainGas(chain, saved, mine) : mine())
     }),
   )
   return next

@@ -10,14 +10,18 @@ import type { ChainGas } from '../stateDir'
  * const gas = await readChainGas(devnet.chain(10).publicClient) // { blockNumber: '7', nextBaseFeePerGas: '409619905' }
  */
 export async function readChainGas(
-  client: Pick<PublicClient, 'getBlockNumber' | 'getFeeHistory'>,
+  client: Pick<PublicClient, 'getBlock' | 'getFeeHistory'>,
 ): Promise<ChainGas> {
   const [head, history] = await Promise.all([
-    client.getBlockNumber({ cacheTime: 0 }),
+    client.getBlock({ blockTag: 'latest' }),
     client.getFeeHistory({ blockCount: 1, blockTag: 'latest', rewardPercentiles: [] }),
   ])
-  // The history's last base fee is the next block's.
-  return { blockNumber: String(head), nextBaseFeePerGas: String(history.baseFeePerGas.at(-1) ?? 0n) }
+  return {
+    blockNumber: String(head.number),
+    baseFeePerGas: String(head.baseFeePerGas ?? 0n),
+    // The history's last base fee is the next block's.
+    nextBaseFeePerGas: String(history.baseFeePerGas.at(-1) ?? 0n),
+  }
 }
 
 /**
@@ -34,12 +38,21 @@ export async function readGas(chains: readonly DevnetChain[]): Promise<Record<st
 }
 
 /**
- * Gives a chain's next block the base fee it had when its gas was read, so quotes price gas as
- * they did then and later blocks follow the same fees (EIP-1559 derives each from the last).
+ * Mines one block (the one that aligns the clocks) with the base fee the chain's head had when
+ * its gas was read, then gives the next block the base fee it was to have: reads at the head
+ * (`block.basefee`, what quotes price gas with) and the blocks to come see the fees they saw
+ * then (EIP-1559 derives each from the last). `mine` mines that block (stamped by the caller).
  *
  * @example
- * await restoreChainGas(chain, { blockNumber: '7', nextBaseFeePerGas: '409619905' })
+ * await restoreChainGas(chain, gas, () => chain.testClient.mine({ blocks: 1 }))
  */
-export async function restoreChainGas(chain: DevnetChain, gas: ChainGas): Promise<void> {
+export async function restoreChainGas(
+  chain: DevnetChain,
+  gas: ChainGas,
+  mine: () => Promise<unknown>,
+): Promise<void> {
+  if (gas.baseFeePerGas !== undefined)
+    await chain.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: BigInt(gas.baseFeePerGas) })
+  await mine()
   await chain.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: BigInt(gas.nextBaseFeePerGas) })
 }

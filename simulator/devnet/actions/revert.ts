@@ -1,7 +1,6 @@
 import type { DevnetState } from '../devnetState'
 import { saveMeta } from './checkpoint'
 import { alignClocks } from './clock'
-import { restoreChainGas } from './gas'
 
 /**
  * Reverts every chain, the clock and each chain's next base fee to a snapshot; false when the
@@ -39,14 +38,8 @@ export async function revert(state: DevnetState, id: string): Promise<boolean> {
     offset: saved.offset,
     gas: saved.gas,
   })
-  state.offset = await alignClocks(state.chains, saved.offset)
-  // The block that aligned the clocks moved the base fee on: back to the snapshot's.
-  await Promise.all(
-    state.chains.map((chain) => {
-      const gas = saved.gas[String(chain.chainId)]
-      return gas ? restoreChainGas(chain, gas) : undefined
-    }),
-  )
+  // The block that aligns the clocks carries the snapshot's base fee, the next one its next.
+  state.offset = await alignClocks(state.chains, saved.offset, (chainId) => saved.gas[String(chainId)])
   await saveMeta(state)
   state.lagging = true
   return true
