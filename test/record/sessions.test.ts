@@ -27,6 +27,15 @@ import {
  * and once with `--target` against a fresh devnet where the session does not depend on the
  * recorded state.
  */
+/** The parts of a written step these tests look at. */
+type YamlStep = {
+  http?: { path?: string }
+  choose?: Record<string, Record<string, unknown>>
+  poll?: { final: Record<string, { oneOf: string[] }> }
+  chain?: { action?: string }
+  webhook?: { type?: string; signature?: string }
+}
+
 const CHAINS = [10, 8453]
 let sim: Simulator
 let fresh: Simulator
@@ -79,7 +88,7 @@ async function recordAndReplay(
 describe('every recorded session replays, three times from its state and against a fresh devnet', () => {
   it('blanc, no access list: the client picks a cross-chain route; the replay picks it by content', async () => {
     const { text } = await recordAndReplay('blanc', (r) => blancCrossChain(sim, r, 2), { againstFresh: true })
-    const steps = (parse(text) as { steps: Record<string, any>[] }).steps
+    const steps = (parse(text) as { steps: YamlStep[] }).steps
     const quote = steps.find((s) => s.http?.path === '/intents/route')!
     // The route the client signed is named by its content, not only by its place.
     const [place, where] = Object.entries(quote.choose as Record<string, Record<string, unknown>>)[0]!
@@ -88,7 +97,7 @@ describe('every recorded session replays, three times from its state and against
     expect(where['/fundingMethod']).toBeDefined()
     // The status poll ends on a final status.
     const poll = steps.find((s) => s.poll)!
-    expect(poll.poll.final['/status'].oneOf).toEqual(expect.arrayContaining(['FAILED', 'EXPIRED']))
+    expect(poll.poll!.final['/status']?.oneOf).toEqual(expect.arrayContaining(['FAILED', 'EXPIRED']))
   }, 240_000)
 
   it('alps: the intentOp re-signed and submitted, polled to COMPLETED', async () => {
@@ -115,7 +124,7 @@ describe('every recorded session replays, three times from its state and against
         againstFresh: true,
       },
     )
-    const steps = (parse(text) as { steps: Record<string, any>[] }).steps
+    const steps = (parse(text) as { steps: YamlStep[] }).steps
     expect(steps.some((s) => s.chain?.action === 'transfer')).toBe(true)
     expect(steps.find((s) => s.webhook?.type === 'deposit-received')?.webhook?.signature).toBe('valid')
     for (const run of runs)
@@ -128,7 +137,7 @@ describe('every recorded session replays, three times from its state and against
     const { text } = await recordAndReplay('withdrawals', (r) => withdrawalSession(sim, r, 4), {
       againstFresh: true,
     })
-    const steps = (parse(text) as { steps: Record<string, any>[] }).steps
+    const steps = (parse(text) as { steps: YamlStep[] }).steps
     expect(steps.filter((s) => s.chain)).toHaveLength(2)
   }, 240_000)
 

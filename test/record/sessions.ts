@@ -41,6 +41,7 @@ const tokenOf = (sim: Simulator, chainId: number, symbol: string) =>
 
 const keyOf = (sim: Simulator, account: number) => sim.manifest().accounts[account]!.privateKey as Hex
 
+// biome-ignore lint/suspicious/noExplicitAny: the JSON answers a test client reads field by field
 async function call(url: string, init: RequestInit & { expect?: number } = {}): Promise<any> {
   const response = await fetch(url, init)
   const text = await response.text()
@@ -76,7 +77,11 @@ export async function blancCrossChain(sim: Simulator, recorder: Recorder, accoun
       account: { address: privateKeyToAccount(key).address, accountType: 'EOA' },
     }),
   })
-  const routes = quote.routes as { intentId: string; cost: { input: { chainId: number }[] }; signData: any }[]
+  const routes = quote.routes as {
+    intentId: string
+    cost: { input: { chainId: number }[] }
+    signData: { origin: unknown; destination: unknown }
+  }[]
   const route = routes.find((r) => r.cost.input.every((input) => input.chainId === 10))
   if (!route || routes.length < 2) throw new Error(`no cross-chain route among ${routes.length}`)
   const caps = { accounts: [key] } as unknown as TargetCapabilities
@@ -238,7 +243,7 @@ export async function withdrawalSession(sim: Simulator, recorder: Recorder, acco
         nonce: BigInt(d.nonce),
         expires: BigInt(d.expires),
         id: BigInt(d.id),
-        recipients: d.recipients.map((r: any) => ({
+        recipients: d.recipients.map((r: { claimant: string; amount: string }) => ({
           claimant: BigInt(r.claimant),
           amount: BigInt(r.amount),
         })),
@@ -268,9 +273,9 @@ export async function withdrawalSession(sim: Simulator, recorder: Recorder, acco
         allocatorData: batch.allocatorData,
         nonce: BigInt(b.nonce),
         expires: BigInt(b.expires),
-        transfers: b.transfers.map((t: any) => ({
+        transfers: b.transfers.map((t: { id: string; portions: { claimant: string; amount: string }[] }) => ({
           id: BigInt(t.id),
-          portions: t.portions.map((p: any) => ({ claimant: BigInt(p.claimant), amount: BigInt(p.amount) })),
+          portions: t.portions.map((p) => ({ claimant: BigInt(p.claimant), amount: BigInt(p.amount) })),
         })),
       },
     ],
