@@ -1,4 +1,4 @@
-import type { RequestHead } from './relayConnection'
+import type { RequestHead } from './relayTypes'
 
 /**
  * HTTP/1.1 framing for the recording proxy, as explicit state: a request taken whole off the
