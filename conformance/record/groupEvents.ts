@@ -39,6 +39,7 @@ export async function* groupEvents(recording: Recording): AsyncGenerator<Group> 
   if (previous) yield previous
 }
 
+/** The version a request spoke, as a scenario step writes it. */
 export function versionOf(header: string | undefined): 'alps' | 'blanc' | 'omit' | { raw: string } {
   if (header === undefined) return 'omit'
   if (header === VERSION_HEADERS.alps) return 'alps'
@@ -57,6 +58,7 @@ export function errorEnvelope(json: unknown, traceHeader: string | undefined, sp
   })
 }
 
+/** A JSON text parsed, or not JSON. */
 export function tryJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(text) }
@@ -65,6 +67,7 @@ export function tryJson(text: string): { ok: true; value: unknown } | { ok: fals
   }
 }
 
+/** A JSON text parsed keeping integers past 2^53 exact, or not JSON. */
 export function tryJsonExact(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: parseJsonExact(text) }

@@ -1,5 +1,3 @@
-import type { RequestHead } from './relayTypes'
-
 /**
  * HTTP/1.1 framing for the recording proxy, as explicit state: a request taken whole off the
  * bytes a client sent ({@link takeRequest}), and an answer's state machine ({@link AnswerParser},
@@ -7,6 +5,17 @@ import type { RequestHead } from './relayTypes'
  * chunked, or up to the connection's end) and keeps a copy of its body. Nothing here touches a
  * socket: `relayConnection.ts` moves the bytes.
  */
+
+/** A request's head as the client sent it. */
+export type RequestHead = {
+  method: string
+  /** The request target: path and query. */
+  path: string
+  /** Lower-case names; a repeated header's values joined with `, `. */
+  headers: Record<string, string>
+  /** The header lines as written (`Name: value`), forwarded in this order and case. */
+  lines: string[]
+}
 
 export const HEAD_END = Buffer.from('\r\n\r\n')
 /** The longest head (request or answer) the proxy reads. */

@@ -53,6 +53,7 @@ export function relay<Token>(c: Connection<Token>, parsed: Request): void {
   )
 }
 
+/** Opens a connection to the target for the exchanges of a client connection. */
 export function connectUpstream<Token>(c: Connection<Token>): Socket {
   const target = c.handlers.target
   const tls = target.protocol === 'https:'
@@ -263,6 +264,7 @@ export function settle(c: Connection<unknown>, close: boolean): void {
   else if (c.clientEnded) endClient(c)
 }
 
+/** Writes an answer the proxy makes itself (its paths, a 400, a 502) to the client. */
 export function writeAnswer(c: Connection<unknown>, answer: LocalAnswer, close: boolean): void {
   if (c.clientGone) return
   const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body

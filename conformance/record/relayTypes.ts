@@ -1,16 +1,7 @@
 import type { Socket } from 'node:net'
-import type { AnswerParser, Request } from './httpFraming'
+import type { AnswerParser, Request, RequestHead } from './httpFraming'
 
-/** A request's head as the client sent it. */
-export type RequestHead = {
-  method: string
-  /** The request target: path and query. */
-  path: string
-  /** Lower-case names; a repeated header's values joined with `, `. */
-  headers: Record<string, string>
-  /** The header lines as written (`Name: value`), forwarded in this order and case. */
-  lines: string[]
-}
+export type { RequestHead }
 
 /** An answer the proxy makes itself. */
 export type LocalAnswer = { status: number; headers: Record<string, string>; body: Buffer | string }

@@ -130,6 +130,7 @@ export type TypedDataJson = {
   message: Record<string, unknown>
 }
 
+/** Whether a value is EIP-712 typed data as an answer gives it to sign. */
 export const isTypedData = (value: unknown): value is TypedDataJson =>
   typeof value === 'object' &&
   value !== null &&
