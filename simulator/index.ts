@@ -4,8 +4,9 @@
  */
 
 export { BaseError, type BaseErrorParameters } from '../spec/BaseError'
+export { type CapturedChainState, captureChainState } from './devnet/captureChainState'
 export { type Devnet, type StartDevnetParameters, startDevnet } from './devnet/startDevnet'
-export { readStateMeta, writeDevnetState } from './devnet/stateDir'
+export { type ChainGas, readStateMeta, writeDevnetState } from './devnet/stateDir'
 export { createFaults, FAULT_CATALOGUE, FAULT_NAMES, type FaultName, type Faults } from './faults/faults'
 export { ERROR_CODES, type ErrorCode } from './http/errorCodes'
 export { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT } from './http/startService'

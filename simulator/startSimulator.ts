@@ -18,6 +18,7 @@ import { createPriceTable } from './prices/prices'
 import { createBalanceClients } from './quoting/createBalanceClients'
 import { createBalanceReader } from './quoting/createBalanceReader'
 import { createQuotingService, type QuotingServiceInstance } from './quoting/createQuotingService'
+import { FEE_MODEL } from './quoting/fees'
 import { createQuoteStore } from './quoting/quoteStore'
 import type { StoredQuotedIntent } from './quoting/types'
 import { createSettlement, type Settlement } from './settlement/createSettlement'
@@ -132,6 +133,8 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       defaultVersion: API_VERSIONS[0],
       strictVersion: parameters.strictVersion === true,
       quoteTtlSeconds,
+      // What a recording captures of the service's configuration (conformance/record).
+      swapFeeBps: parameters.swapFeeBps ?? Number(FEE_MODEL.swapBps),
     })
     if (parameters.manifestPath)
       await writeFile(parameters.manifestPath, `${JSON.stringify(devnet.manifest(), null, 2)}\n`)

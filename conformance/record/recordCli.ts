@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander'
+import { onStopSignal } from './onStopSignal'
 import { readRecording } from './readRecording'
 import { DEFAULT_RECORD_PORT, RecorderError, startRecorder } from './startRecorder'
 import { writeRecording } from './writeRecording'
@@ -7,8 +8,9 @@ import { writeRecording } from './writeRecording'
 export const journalOf = (file: string) => `${file}.journal`
 
 /**
- * `intent-devnet record`: a recording proxy in front of a target. Ctrl-C (or
- * `POST /_record/stop` on the proxy) writes the scenario file and prints what it holds. Every
+ * `intent-devnet record`: a recording proxy in front of a target. Ctrl-C, SIGTERM (to it or to
+ * the `npx` that runs it) or `POST /_record/stop` on the proxy writes the scenario file and
+ * prints what it holds. Every
  * event is appended to `FILE.journal` as it happens, so a recorder that is killed still leaves
  * its recording: `record --from-journal FILE.journal --out FILE` writes it.
  */
@@ -88,14 +90,20 @@ export function register(program: Command): void {
       )
       if (state.faultsAtStart.length > 0)
         console.log(`  faults enabled on the target: ${state.faultsAtStart.join(', ')}`)
-      console.log('Ctrl-C or POST /_record/stop writes the recording.')
+      console.log(
+        'Ctrl-C, SIGTERM (to this process or to npx running it) or POST /_record/stop writes the recording.',
+      )
       console.log(
         `  every exchange is appended to ${journalOf(options.out)} as it happens; if this process is killed,\n` +
           `  intent-devnet record --from-journal ${journalOf(options.out)} --out ${options.out} writes it`,
       )
-      process.once('SIGINT', () => finish?.())
-      process.once('SIGTERM', () => finish?.())
+      // Whichever process gets the signal: `npx` does not pass it on (onStopSignal.ts).
+      const unwatch = onStopSignal((reason) => {
+        if (!reason.startsWith('SIG')) console.log(`stopping: ${reason}`)
+        finish?.()
+      })
       await finished
+      unwatch()
       console.log(await write())
     })
 }

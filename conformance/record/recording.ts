@@ -1,4 +1,5 @@
 import type { Hex } from 'viem'
+import type { ChainGas } from '../../simulator/index'
 
 /**
  * What a recording session holds: every HTTP exchange through the proxy, every JSON-RPC call that
@@ -57,10 +58,21 @@ export type RecordedWebhook = {
 /** One recorded event, in the order the recorder saw it. */
 export type RecordedEvent = RecordedExchange | RecordedTransaction | RecordedWebhook
 
-/** The chains' state and the clock when the recording started (the target is an intent-devnet). */
+/**
+ * What a replay restores, as it was when the recording started (the target is an intent-devnet):
+ * the chains (state and gas), the clock, the price table, the service's configuration and the
+ * recorded key's deposit-processor configuration.
+ */
 export type RecordedChainState = {
   offsetSeconds: number
-  chains: { chainId: number; state: Hex }[]
+  /** Each chain's `anvil_dumpState` and its gas (head block, next base fee); `gas` is absent in older journals. */
+  chains: { chainId: number; state: Hex; gas?: ChainGas | undefined }[]
+  /** USD prices by token symbol (`POST /_devnet/prices` answers them). */
+  prices?: Record<string, number> | undefined
+  /** The service's configuration: quote lifetime and swap fee (the manifest's `service`). */
+  service?: { quoteTtlSeconds: number; swapFeeBps?: number | undefined } | undefined
+  /** `GET /deposit-processor/setup` of the recorded key (its secret masked), when it had one. */
+  depositSetup?: Record<string, unknown> | undefined
 }
 
 /**

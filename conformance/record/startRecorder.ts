@@ -1,37 +1,26 @@
 import { mkdtemp, readFile } from 'node:fs/promises'
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import { Agent as HttpAgent } from 'node:http'
+import { Agent as HttpsAgent } from 'node:https'
 import { type AddressInfo, createServer as createNetServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { parse as parseYaml } from 'yaml'
-import { DevnetManifest } from '../../spec'
-import { BaseError } from '../../spec/BaseError'
 import { ChainsFile } from '../runner/detectCapabilities'
-import { verifyWebhookSignature } from '../runner/webhookReceiver'
-import { type JournalWriter, openJournal } from './journal'
-import type {
-  RecordedChainState,
-  RecordedExchange,
-  RecordedTransaction,
-  RecordedWebhook,
-  Recording,
-} from './recording'
+import { captureTarget, RecorderError } from './captureTarget'
+import { openJournal } from './journal'
+import { apiKeyMode, recordedHeaders, recordedResponseHeaders } from './recordedHeaders'
+import type { RecorderState } from './recorderState'
+import type { Recording } from './recording'
 import {
-  HOP_HEADERS,
   type LocalAnswer,
   type Relay,
   type RelayHandlers,
   type RequestHead,
   relayConnection,
 } from './relayConnection'
-
-/** Thrown when the recorder cannot start (target unreachable, port taken, bad `--chains` file). */
-export class RecorderError extends BaseError {
-  override name = 'Record.RecorderError'
-}
+import { proxyRpc, relayWebhook, replaceWebhookUrls, rewriteManifest } from './standIn'
 
 /** Parameters of {@link startRecorder}. */
 export type StartRecorderParameters = {
@@ -66,22 +55,10 @@ export type Recorder = {
   stop(): Promise<Recording>
 }
 
+export { RecorderError }
+
 /** The default port of `intent-devnet record`. */
 export const DEFAULT_RECORD_PORT = 4001
-
-/** Request headers a scenario does not need (the runner sets its own, or they say nothing about the service). */
-const UNRECORDED_REQUEST_HEADERS = new Set([
-  ...HOP_HEADERS,
-  'x-api-key',
-  'user-agent',
-  'accept',
-  'accept-language',
-  'origin',
-  'referer',
-  'cookie',
-  'cache-control',
-  'pragma',
-])
 
 /**
  * Starts a recording proxy in front of any target. A client pointed at it works as against the
@@ -101,60 +78,48 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
   const target = parameters.target.replace(/\/+$/, '')
   const started = performance.now()
   const at = (time = performance.now()) => Math.round(time - started)
-  let seq = 0
   const targetUrl = new URL(target)
-  const agent =
-    targetUrl.protocol === 'https:'
-      ? new HttpsAgent({ keepAlive: true, maxSockets: 16 })
-      : new HttpAgent({ keepAlive: true, maxSockets: 16 })
 
-  const probe = await probeTarget(target, parameters.apiKey)
+  const probe = await captureTarget(target, parameters.apiKey)
   const chainsFile = parameters.chainsFile ? await readChainsFile(parameters.chainsFile) : undefined
   const chains: { chainId: number; rpcUrl: string }[] =
     chainsFile?.chains ?? probe.manifest?.chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl })) ?? []
   const manifestAccountKeys = (probe.manifest?.accounts ?? []).map((a) => a.privateKey) as Hex[]
   const accountKeys = [...((chainsFile?.accounts ?? []) as Hex[]), ...manifestAccountKeys]
-  let chainState: RecordedChainState | undefined
-  let chainStateProblem: string | undefined
-  if (probe.manifest) {
-    try {
-      chainState = {
-        offsetSeconds: probe.manifest.clock.offsetSeconds,
-        chains: await Promise.all(
-          probe.manifest.chains.map(async (c) => ({
-            chainId: c.chainId,
-            state: (await rpc(c.rpcUrl, 'anvil_dumpState', [])) as Hex,
-          })),
-        ),
-      }
-    } catch (error) {
-      chainStateProblem = `the chains' state could not be dumped (${error instanceof Error ? error.message : String(error)})`
-    }
-  } else chainStateProblem = probe.problem
+  const { chainState, chainStateProblem } = probe
 
-  const webhookTargets: (string | undefined)[] = []
-  const webhookSecrets = new Set<string>()
-  let base = ''
+  const r: RecorderState = {
+    target,
+    targetUrl,
+    agent:
+      targetUrl.protocol === 'https:'
+        ? new HttpsAgent({ keepAlive: true, maxSockets: 16 })
+        : new HttpAgent({ keepAlive: true, maxSockets: 16 }),
+    chains,
+    webhookTargets: [],
+    webhookSecrets: new Set(),
+    base: '',
+    seq: 0,
+    at,
+  }
   const startedAtIso = new Date().toISOString()
   let stopRequested = false
   // Every event goes to the journal as it ends (bodies as the bytes that crossed the proxy, never
   // decoded on the hot path); the recorder keeps only counts.
-  let journal: JournalWriter | undefined
-  let journalDir: string | undefined
   const recording = (): Recording => {
-    journal?.flush()
+    r.journal?.flush()
     return {
       target,
       startedAt: startedAtIso,
       apiKey: parameters.apiKey,
-      journal: journal?.path ?? '',
-      counts: { ...(journal?.counts ?? { http: 0, chain: 0, webhook: 0 }) },
+      journal: r.journal?.path ?? '',
+      counts: { ...(r.journal?.counts ?? { http: 0, chain: 0, webhook: 0 }) },
       manifest: probe.manifestRaw,
       accountKeys: [...new Set(accountKeys)],
       chainState,
       chainStateProblem,
-      webhookUrls: [`${base}/_record/webhook/`],
-      webhookSecrets: [...webhookSecrets],
+      webhookUrls: [`${r.base}/_record/webhook/`],
+      webhookSecrets: [...r.webhookSecrets],
       faultsAtStart: probe.faults,
     }
   }
@@ -165,7 +130,7 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
       if (!head.path.startsWith('/_record/')) return undefined
       return (body) => handleRecorderPath(head, body)
     },
-    begin: () => ({ seq: ++seq, at: at() }),
+    begin: () => ({ seq: ++r.seq, at: at() }),
     rewriteRequest(head, raw) {
       // Only a body that mentions a webhook can need rewriting: the others are not parsed here.
       if (
@@ -174,16 +139,16 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
         !/json/.test(head.headers['content-type'] ?? 'application/json')
       )
         return undefined
-      const rewritten = replaceWebhookUrls(raw.toString('utf8'))
+      const rewritten = replaceWebhookUrls(r, raw.toString('utf8'))
       return rewritten === undefined ? undefined : Buffer.from(rewritten)
     },
     rewritesResponse: (head) => head.path.split('?')[0] === '/_devnet/manifest',
     rewriteResponse(status, headers, body) {
       if (status !== 200 || !/json/.test(headers['content-type'] ?? '')) return body
-      return Buffer.from(rewriteManifest(body.toString('utf8')))
+      return Buffer.from(rewriteManifest(r, body.toString('utf8')))
     },
     done(exchange, token) {
-      journal?.exchange(
+      r.journal?.exchange(
         {
           kind: 'http',
           seq: token.seq,
@@ -219,9 +184,9 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
     })
     const path = head.path
     const rpcMatch = /^\/_record\/rpc\/(\d+)\/?$/.exec(path)
-    if (rpcMatch) return proxyRpc(Number(rpcMatch[1]), raw)
+    if (rpcMatch) return proxyRpc(r, Number(rpcMatch[1]), raw)
     const hookMatch = /^\/_record\/webhook\/(\d+)\/?$/.exec(path)
-    if (hookMatch) return relayWebhook(head, Number(hookMatch[1]), raw)
+    if (hookMatch) return relayWebhook(r, head, Number(hookMatch[1]), raw)
     if (path === '/_record/status' && head.method === 'GET') return json(200, summarize(recording()))
     if (path === '/_record/stop' && head.method === 'POST') {
       if (stopRequested) return json(409, { error: 'the recording is already stopping' })
@@ -230,156 +195,6 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
       return json(200, { ...summarize(recording()), ...(answer as object) })
     }
     return json(404, { error: `no recorder path ${path}` })
-  }
-
-  async function proxyRpc(chainId: number, raw: Buffer): Promise<LocalAnswer> {
-    const chain = chains.find((c) => c.chainId === chainId)
-    if (!chain)
-      return {
-        status: 404,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ error: `the recorder knows no chain ${chainId}` }),
-      }
-    let calls: { id?: unknown; method?: string; params?: unknown[] }[] = []
-    try {
-      const parsed = JSON.parse(raw.toString('utf8')) as unknown
-      calls = (Array.isArray(parsed) ? parsed : [parsed]) as typeof calls
-    } catch {}
-    const sending = calls
-      .filter((c) => c.method === 'eth_sendRawTransaction' || c.method === 'eth_sendTransaction')
-      .map((call) => ({
-        call,
-        event: {
-          kind: 'chain',
-          seq: ++seq,
-          at: at(),
-          chainId,
-          method: call.method,
-          params: call.params?.[0],
-        } as RecordedTransaction,
-      }))
-    const upstream = await forward(chain.rpcUrl, 'POST', { 'content-type': 'application/json' }, raw)
-    if (sending.length > 0) {
-      let answers: { id?: unknown; result?: unknown; error?: { message?: string } }[] = []
-      try {
-        const parsed = JSON.parse(upstream.body.toString('utf8')) as unknown
-        answers = (Array.isArray(parsed) ? parsed : [parsed]) as typeof answers
-      } catch {}
-      for (const { call, event } of sending) {
-        const answer =
-          answers.find((a) => a.id === call.id) ?? (answers.length === 1 ? answers[0] : undefined)
-        if (typeof answer?.result === 'string') event.hash = answer.result as Hex
-        else event.error = answer?.error?.message ?? 'no answer'
-        journal?.transaction(event)
-      }
-    }
-    return { status: upstream.status, headers: { 'content-type': 'application/json' }, body: upstream.body }
-  }
-
-  async function relayWebhook(head: RequestHead, index: number, raw: Buffer): Promise<LocalAnswer> {
-    const header = head.headers['x-webhook-signature']
-    const secrets = [...webhookSecrets]
-    const checks = secrets.map((secret) => verifyWebhookSignature(raw, header, secret))
-    const signature =
-      header === undefined ? 'absent' : checks.includes('valid') ? 'valid' : ('invalid' as const)
-    const event: Omit<RecordedWebhook, 'body'> = {
-      kind: 'webhook',
-      seq: ++seq,
-      at: at(),
-      headers: recordedHeaders(head.headers),
-      signature,
-    }
-    const clientUrl = webhookTargets[index]
-    if (!clientUrl) {
-      journal?.webhook(event, raw)
-      return { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' }
-    }
-    try {
-      const answer = await forward(clientUrl, head.method, forwardHeaders(head.headers), raw)
-      event.forwardedStatus = answer.status
-      return { status: answer.status, headers: passHeaders(answer.headers), body: answer.body }
-    } catch {
-      return {
-        status: 502,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ error: `the client's webhook receiver ${clientUrl} did not answer` }),
-      }
-    } finally {
-      journal?.webhook(event, raw)
-    }
-  }
-
-  /** Replaces every `webhookUrl` of a JSON body by the stand-in receiver's; remembers secrets. */
-  function replaceWebhookUrls(text: string): string | undefined {
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch {
-      return undefined
-    }
-    let changed = false
-    const walk = (v: unknown): void => {
-      if (Array.isArray(v)) v.forEach(walk)
-      else if (typeof v === 'object' && v !== null) {
-        const o = v as Record<string, unknown>
-        for (const [key, x] of Object.entries(o)) {
-          if (key === 'webhookUrl' && typeof x === 'string' && !x.startsWith(`${base}/_record/webhook/`)) {
-            webhookTargets.push(x)
-            o[key] = `${base}/_record/webhook/${webhookTargets.length - 1}`
-            changed = true
-          } else if (key === 'webhookSecret' && typeof x === 'string' && x.length > 0) {
-            if (!webhookSecrets.has(x)) journal?.secret(x)
-            webhookSecrets.add(x)
-          } else walk(x)
-        }
-      }
-    }
-    walk(value)
-    // Unchanged bodies go on byte for byte (the target may care about number formatting).
-    return changed ? JSON.stringify(value) : undefined
-  }
-
-  function rewriteManifest(text: string): string {
-    try {
-      const manifest = JSON.parse(text) as { chains?: { chainId: number; rpcUrl: string }[] }
-      for (const chain of manifest.chains ?? []) chain.rpcUrl = `${base}/_record/rpc/${chain.chainId}`
-      return JSON.stringify(manifest)
-    } catch {
-      return text
-    }
-  }
-
-  /** A request the recorder makes itself (RPC calls, webhook forwarding): off the hot path. */
-  function forward(url: string, method: string, headers: Record<string, string>, body: Buffer) {
-    return new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>(
-      (resolve, reject) => {
-        const send = url.startsWith('https:') ? httpsRequest : httpRequest
-        const request = send(
-          url,
-          {
-            method,
-            agent: url.startsWith('https:') === (targetUrl.protocol === 'https:') ? agent : undefined,
-            headers: body.length > 0 ? { ...headers, 'content-length': String(body.length) } : headers,
-            timeout: 120_000,
-          },
-          (response) => {
-            const chunks: Buffer[] = []
-            response.on('data', (chunk: Buffer) => chunks.push(chunk))
-            response.on('error', reject)
-            response.on('end', () =>
-              resolve({
-                status: response.statusCode ?? 502,
-                headers: flatHeaders(response.headers),
-                body: Buffer.concat(chunks),
-              }),
-            )
-          },
-        )
-        request.on('timeout', () => request.destroy(new Error('no answer within 120 s')))
-        request.on('error', reject)
-        request.end(body.length > 0 ? body : undefined)
-      },
-    )
   }
 
   const host = parameters.host ?? '127.0.0.1'
@@ -395,13 +210,12 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
     server.listen(parameters.port ?? DEFAULT_RECORD_PORT, host, () => resolve())
   })
   const { port } = server.address() as AddressInfo
-  base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  r.base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   let journalPath = parameters.journal
   if (!journalPath) {
-    journalDir = await mkdtemp(join(tmpdir(), 'intent-devnet-record-'))
-    journalPath = join(journalDir, 'recording.journal')
+    journalPath = join(await mkdtemp(join(tmpdir(), 'intent-devnet-record-')), 'recording.journal')
   }
-  journal = openJournal(
+  r.journal = openJournal(
     journalPath,
     {
       target,
@@ -411,15 +225,15 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
       chainsFile: parameters.chainsFile,
       chainState,
       chainStateProblem,
-      webhookUrls: [`${base}/_record/webhook/`],
+      webhookUrls: [`${r.base}/_record/webhook/`],
       faultsAtStart: probe.faults,
     },
     parameters.apiKey,
   )
   let stopping: Promise<Recording> | undefined
   return {
-    url: base,
-    rpcUrls: Object.fromEntries(chains.map((c) => [c.chainId, `${base}/_record/rpc/${c.chainId}`])),
+    url: r.base,
+    rpcUrls: Object.fromEntries(chains.map((c) => [c.chainId, `${r.base}/_record/rpc/${c.chainId}`])),
     recording,
     stop() {
       stopping ??= (async () => {
@@ -429,9 +243,9 @@ export async function startRecorder(parameters: StartRecorderParameters): Promis
         for (const relay of relays) relay.close()
         await closed
         await Promise.all([...relays].map((relay) => relay.closed))
-        agent.destroy()
+        r.agent.destroy()
         const result = recording()
-        journal?.close()
+        r.journal?.close()
         return result
       })()
       return stopping
@@ -456,52 +270,6 @@ export function summarize(recording: Recording): {
   }
 }
 
-type Probe = {
-  manifest?: DevnetManifest | undefined
-  manifestRaw?: unknown
-  problem: string
-  faults: string[]
-}
-
-/** Asks the target for its manifest (an intent-devnet has one) and the faults now enabled. */
-async function probeTarget(target: string, apiKey: string): Promise<Probe> {
-  let response: Response
-  try {
-    response = await fetch(`${target}/_devnet/manifest`, {
-      headers: { 'x-api-key': apiKey },
-      signal: AbortSignal.timeout(10_000),
-    })
-  } catch (error) {
-    throw new RecorderError(`The target ${target} does not answer.`, { cause: error as Error })
-  }
-  const text = await response.text()
-  if (response.status !== 200)
-    return {
-      problem: `the target has no control API (GET /_devnet/manifest answered ${response.status}), so chain state and the clock could not be captured`,
-      faults: [],
-    }
-  let raw: unknown
-  try {
-    raw = JSON.parse(text)
-  } catch {
-    raw = undefined
-  }
-  const parsed = DevnetManifest.safeParse(raw)
-  if (!parsed.success)
-    return {
-      problem:
-        'the target answered GET /_devnet/manifest with something that is not a devnet manifest, so chain state and the clock could not be captured',
-      faults: [],
-    }
-  let faults: string[] = []
-  try {
-    const answer = await fetch(`${target}/_devnet/faults`, { headers: { 'x-api-key': apiKey } })
-    const body = (await answer.json()) as { enabled?: string[] }
-    faults = Array.isArray(body.enabled) ? body.enabled : []
-  } catch {}
-  return { manifest: parsed.data, manifestRaw: raw, problem: '', faults }
-}
-
 /** Reads a `--chains` file (chain RPC URLs and funded keys), failing early on a key that is not one. */
 export async function readChainsFile(path: string): Promise<ChainsFile> {
   const text = await readFile(path, 'utf8')
@@ -511,54 +279,4 @@ export async function readChainsFile(path: string): Promise<ChainsFile> {
   // Fail early on a key that is not one.
   for (const key of parsed.data.accounts) privateKeyToAccount(key as Hex)
   return parsed.data
-}
-
-async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    signal: AbortSignal.timeout(60_000),
-  })
-  const body = (await response.json()) as { result?: unknown; error?: { message?: string } }
-  if (body.error) throw new Error(`${method}: ${body.error.message}`)
-  return body.result
-}
-
-function flatHeaders(headers: IncomingMessage['headers']): Record<string, string> {
-  const flat: Record<string, string> = {}
-  for (const [key, value] of Object.entries(headers))
-    if (value !== undefined) flat[key] = Array.isArray(value) ? value.join(', ') : value
-  return flat
-}
-
-function forwardHeaders(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(headers)) if (!HOP_HEADERS.has(key)) out[key] = value
-  return out
-}
-
-function passHeaders(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(headers)) if (!HOP_HEADERS.has(key)) out[key] = value
-  return out
-}
-
-function recordedHeaders(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const key in headers)
-    if (!UNRECORDED_REQUEST_HEADERS.has(key) && !key.startsWith('sec-')) out[key] = headers[key]!
-  return out
-}
-
-function recordedResponseHeaders(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const key of ['content-type', 'x-trace-id', 'retry-after', 'location'])
-    if (headers[key] !== undefined) out[key] = headers[key]
-  return out
-}
-
-function apiKeyMode(header: string | undefined, apiKey: string): RecordedExchange['apiKey'] {
-  if (header === undefined) return 'omit'
-  return header === apiKey ? 'default' : 'wrong'
 }

@@ -51,6 +51,27 @@ export function isVolatileLeaf(leaf: Leaf): boolean {
   return leaf.priced === true || isFresh(leaf.key, leaf.value)
 }
 
+/**
+ * Whether a leaf is priced from gas and nothing else makes it volatile: a replay from the
+ * recorded state (the chains' base fees restored) gets it again, a replay elsewhere does not.
+ *
+ * @example
+ * isPricedOnly(leaves({ cost: { fees: { usd: 0.8 } } })[0]!) // true
+ */
+export function isPricedOnly(leaf: Leaf): boolean {
+  return leaf.priced === true && !isFresh(leaf.key, leaf.value)
+}
+
+/**
+ * Whether a JSON pointer passes through a gas-priced part of an answer (`/routes/0/cost/…`).
+ *
+ * @example
+ * isPricedPointer('/routes/0/cost/fees/totalUsd') // true
+ */
+export function isPricedPointer(pointer: string): boolean {
+  return pointer.split('/').some(isPricedSegment)
+}
+
 /** Segments repeat across every answer of a recording: each is tested against the pattern once. */
 const pricedSegments = new Map<string, boolean>()
 function isPricedSegment(segment: string): boolean {

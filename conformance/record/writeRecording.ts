@@ -8,6 +8,7 @@ import { parseScenario } from '../scenario/loadScenarios'
 import { removeJournal } from './journal'
 import type { Recording } from './recording'
 import { summarize } from './startRecorder'
+import { stateDirOf, writeRecordedState } from './stateFolder'
 import { toScenario } from './toScenario'
 
 /** Parameters of {@link writeRecording}. */
@@ -30,8 +31,7 @@ export type WriteRecordingReturnType = {
   summary: string
 }
 
-/** The state folder that travels with a recorded scenario file. */
-export const stateDirOf = (file: string) => `${file}.state`
+export { stateDirOf }
 
 /**
  * Writes a recording as a scenario file of the packs' format (YAML, a comment per step with its
@@ -87,11 +87,7 @@ export async function writeRecording(
       ...(recording.chainState
         ? [`Replay: intent-devnet replay ${basename(file)} (loads ${basename(stateDirOf(file))}/).`]
         : []),
-      ...(recording.faultsAtStart.length > 0
-        ? [
-            `Faults enabled on the target while recording: ${recording.faultsAtStart.join(', ')} (the replay does not enable them).`,
-          ]
-        : []),
+      ...faultLines(recording.faultsAtStart, plan.faultChanges),
       ...(keysNeeded.length > 0
         ? [`Needs the private keys of ${keysNeeded.join(', ')}: replay --key ADDRESS=KEY.`]
         : []),
@@ -115,8 +111,16 @@ export async function writeRecording(
         }
         position += length
         await out.write(bytes)
+        // Known once a later step used them: the element the client picked, the values it read.
+        const choose = plan.choices.get(index)
         const capture = plan.captures.get(index)
-        if (capture) await out.write(indent(stringify({ capture }, { lineWidth: 0 }), '    '))
+        if (choose || capture)
+          await out.write(
+            indent(
+              stringify({ ...(choose && { choose }), ...(capture && { capture }) }, { lineWidth: 0 }),
+              '    ',
+            ),
+          )
       }
     } finally {
       await steps.close()
@@ -146,12 +150,7 @@ export async function writeRecording(
   await rm(previous, { recursive: true, force: true })
   if (recording.chainState) {
     stateDir = previous
-    // The simulator's state-dir format, from its public entry, loaded only when a state is at hand.
-    const { writeDevnetState } = await import('../../simulator/index')
-    await writeDevnetState(stateDir, recording.chainState.chains, {
-      offsetSeconds: recording.chainState.offsetSeconds,
-      chainIds: recording.chainState.chains.map((c) => c.chainId),
-    })
+    await writeRecordedState(stateDir, recording.chainState)
   }
   if (!parameters.keepJournal && recording.journal) {
     await removeJournal(recording.journal)
@@ -170,6 +169,22 @@ export async function writeRecording(
     ...notes.map((note) => `note: ${note}`),
   ].join('\n')
   return { file, stateDir, steps, notes, summary }
+}
+
+/**
+ * What the header says of faults: those on when recording began (the replay does not enable
+ * them, so a step they touched replays red) and what the session's own fault requests did (the
+ * replay's steps do the same, and expect the fault list that leaves on the replay's target).
+ */
+function faultLines(atStart: string[], changes: string[]): string[] {
+  const lines: string[] = []
+  if (atStart.length > 0)
+    lines.push(
+      `Faults enabled on the target when recording began: ${atStart.join(', ')} (the replay does not enable them).`,
+    )
+  if (changes.length > 0)
+    lines.push(`Faults the session switched itself (the replay does the same): ${changes.join('; ')}.`)
+  return lines
 }
 
 /** Scenario files up to this size are parsed whole once written, as `replay` will (the parser holds ~50× the text). */

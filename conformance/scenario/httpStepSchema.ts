@@ -153,6 +153,19 @@ export const HttpStep = z.strictObject({
       final: z.record(z.string(), Matcher).optional(),
     })
     .optional(),
+  /**
+   * The element a client picked from a list of the answer, by content (a recorded session: the
+   * route it signed): its recorded place (`/routes/2`) → matchers on the element's fields
+   * (`/fundingMethod`, `/cost/input/0/chainId`). The element that matches them all is read at
+   * that place by this step's checks and captures, whatever order the target lists them in; when
+   * none does, the step fails and says what each element offered.
+   */
+  choose: z
+    .record(
+      z.string().regex(/^(\/[^/]*)*\/\d+$/, 'a JSON pointer ending in an index'),
+      z.record(z.string(), Matcher),
+    )
+    .optional(),
   /** name → `/json/pointer`, `dotted.path` or `header:<name>`; later steps use `${name}`. */
   capture: z.record(z.string().regex(/^[A-Za-z_][\w]*$/), z.string()).optional(),
 })

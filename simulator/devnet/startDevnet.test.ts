@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addresses, tokensByChain } from '../../contracts/addresses'
 import { Allocator, TheCompact } from '../../contracts/generated/artifacts'
 import { DevnetManifest } from '../../spec'
+import { readChainGas } from './actions/gas'
 import { bakeBootState } from './bootState'
 import { freshBootState } from './bootStateFiles.js'
 import { DEVNET_LOCK_TAG, FUNDING } from './funding'
@@ -281,7 +282,7 @@ describe('startDevnet: processes', () => {
 describe('startDevnet: state dir and forks', () => {
   const recipient = '0x000000000000000000000000000000000000cafE'
 
-  it('keeps balances, contracts and the clock across a restart with --state-dir', async () => {
+  it('keeps balances, contracts, the clock and the base fees across a restart with --state-dir', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'devnet-state-'))
     try {
       const first = await startDevnet({ chainIds: [8453], stateDir: dir })
@@ -301,6 +302,8 @@ describe('startDevnet: state dir and forks', () => {
       await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 })
       await first.advanceClock(1000)
       const blockNumber = await chain.publicClient.getBlockNumber()
+      // What a quote prices gas with: the head's base fee and the next block's.
+      const gasBefore = await readChainGas(chain.publicClient)
       await first.stop()
       expect(readdirSync(dir).sort()).toEqual(['chain-8453.state', 'devnet.json'])
 
@@ -319,6 +322,10 @@ describe('startDevnet: state dir and forks', () => {
         expect(second.offsetSeconds()).toBeGreaterThanOrEqual(1000)
         const block = await again.publicClient.getBlock({ blockTag: 'latest' })
         expect(Math.abs(Number(block.timestamp) - second.now())).toBeLessThanOrEqual(1)
+        // The block that aligned the clocks carries the saved head's base fee, the next one its next.
+        const gasAfter = await readChainGas(again.publicClient)
+        expect(gasAfter.baseFeePerGas).toBe(gasBefore.baseFeePerGas)
+        expect(gasAfter.nextBaseFeePerGas).toBe(gasBefore.nextBaseFeePerGas)
       } finally {
         await second.stop()
       }

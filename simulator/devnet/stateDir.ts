@@ -15,7 +15,9 @@ import { readJsonSync, writeFileAtomic, writeJsonAtomic, writeJsonAtomicSync } f
  *   was at that moment, newer than the checkpoint;
  * - `anvils.json`: the service and Anvil process ids while a devnet runs, so a restart waits for
  *   Anvils still writing their exit dump and refuses a state dir another devnet is using;
- * - `devnet.json`: the clock offset and when it was saved.
+ * - `devnet.json`: the clock offset, when it was saved, and each chain's gas at the checkpoint
+ *   (its head block and the base fee of its next block: Anvil's load does not keep the latter
+ *   across the block every boot mines to align the clocks).
  */
 export const chainStatePath = (dir: string, chainId: number) => join(dir, `chain-${chainId}.state`)
 /** Anvil's own dump on exit (see the layout above). */
@@ -23,8 +25,20 @@ export const chainExitDumpPath = (dir: string, chainId: number) => join(dir, `ch
 const metaPath = (dir: string) => join(dir, 'devnet.json')
 const processesPath = (dir: string) => join(dir, 'anvils.json')
 
-/** What `devnet.json` holds. */
-export type DevnetStateMeta = { version: 1; offsetSeconds: number; savedAt: string; chainIds: number[] }
+/**
+ * A chain's gas when its state was dumped: its head block's number and base fee (what an
+ * `eth_call` at the head sees as `block.basefee`), and the base fee its next block will have.
+ */
+export type ChainGas = { blockNumber: string; baseFeePerGas?: string | undefined; nextBaseFeePerGas: string }
+
+/** What `devnet.json` holds (`gas` by chain id; absent in a file of an older devnet). */
+export type DevnetStateMeta = {
+  version: 1
+  offsetSeconds: number
+  savedAt: string
+  chainIds: number[]
+  gas?: Record<string, ChainGas> | undefined
+}
 
 /** What `anvils.json` holds. */
 export type DevnetProcesses = { servicePid: number; anvilPids: number[] }
@@ -55,13 +69,22 @@ export async function readChainState(dir: string, chainId: number): Promise<Save
   return text.startsWith('0x') ? { state: text as Hex, source: 'checkpoint' } : undefined
 }
 
-/** Reads `devnet.json`, if there is one. */
+/** Reads `devnet.json`, if there is one.
+ *
+ * @example
+ * const meta = await readStateMeta('bug.yaml.state')
+ */
 export async function readStateMeta(dir: string): Promise<DevnetStateMeta | undefined> {
   if (!existsSync(metaPath(dir))) return undefined
   return JSON.parse(await readFile(metaPath(dir), 'utf8')) as DevnetStateMeta
 }
 
-/** Writes `devnet.json` (atomically and durably). */
+/**
+ * Writes `devnet.json` (atomically and durably).
+ *
+ * @example
+ * await writeStateMeta(dir, { offsetSeconds: 0, chainIds: [10, 8453] })
+ */
 export function writeStateMeta(
   dir: string,
   meta: Omit<DevnetStateMeta, 'version' | 'savedAt'>,
@@ -70,7 +93,12 @@ export function writeStateMeta(
   return writeJsonAtomic(metaPath(dir), full)
 }
 
-/** Writes every chain's state and the meta file; each file is written whole, flushed, then renamed. */
+/**
+ * Writes every chain's state and the meta file; each file is written whole, flushed, then renamed.
+ *
+ * @example
+ * await writeDevnetState(dir, [{ chainId: 10, state }], { offsetSeconds: 0, chainIds: [10] })
+ */
 export async function writeDevnetState(
   dir: string,
   states: { chainId: number; state: Hex }[],

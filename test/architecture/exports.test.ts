@@ -73,6 +73,7 @@ test('intent-devnet (the simulator)', async () => {
       "ERROR_CODES",
       "FAULT_CATALOGUE",
       "FAULT_NAMES",
+      "captureChainState",
       "createFaults",
       "createServices",
       "readStateMeta",

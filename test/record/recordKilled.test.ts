@@ -56,14 +56,36 @@ const cli = (args: string[]) => {
   return { child, exited, output: () => ({ stdout, stderr }) }
 }
 
+/**
+ * `record` as `npx` runs it: a parent process (npm exec) runs `sh -c`, which runs the bin; neither
+ * passes a signal on. The parent here is a small node process.
+ */
+const cliUnderNpx = (args: string[]) => {
+  const command = ['node', 'bin/intent-devnet.js', ...args].map((a) => `'${a}'`).join(' ')
+  const parent = `require('node:child_process').spawn('sh', ['-c', ${JSON.stringify(`${command}; true`)}], { stdio: 'inherit' }); setInterval(() => {}, 1e6)`
+  const child = spawn(process.execPath, ['-e', parent], {
+    cwd: root,
+    env: { ...process.env, INTENT_DEVNET_BUNDLE: '0' },
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (data) => (stdout += data))
+  child.stderr.on('data', (data) => (stderr += data))
+  // Closed once every process that holds the pipes (the recorder too) has ended.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+  return { child, exited, output: () => ({ stdout, stderr }) }
+}
+
 /** Starts `record` and waits for the proxy's URL. */
-async function startRecord(out: string): Promise<{
+async function startRecord(
+  out: string,
+  run = cli(['record', '--target', target, '--api-key', 'killed-key-1234', '--port', '0', '--out', out]),
+): Promise<{
   child: ChildProcess
   url: string
   exited: Promise<number | null>
   output: () => { stdout: string; stderr: string }
 }> {
-  const run = cli(['record', '--target', target, '--api-key', 'killed-key-1234', '--port', '0', '--out', out])
   for (let i = 0; i < 1500; i++) {
     const match = /through (http:\/\/\S+)/.exec(run.output().stdout)
     if (match) return { ...run, url: match[1]! }
@@ -78,7 +100,7 @@ async function startRecord(out: string): Promise<{
 const get = (url: string, i: number) =>
   fetch(`${url}/counter?i=${i}`, { headers: { 'x-api-key': 'killed-key-1234' } })
 
-// The two recorders are processes of their own, each with its own file: run side by side.
+// The recorders are processes of their own, each with its own file: run side by side.
 describe.concurrent('a recorder that stops', () => {
   it('killed (SIGKILL), leaves a journal that record --from-journal writes as the scenario', async ({
     expect,
@@ -118,5 +140,31 @@ describe.concurrent('a recorder that stops', () => {
     const loaded = parseScenario(await readFile(out, 'utf8'), out)
     expect(loaded.scenario!.steps).toHaveLength(10)
     expect(existsSync(`${out}.journal`)).toBe(false)
+  }, 120_000)
+
+  it('SIGTERM to the npx that runs it (which does not pass it on) writes the file all the same', async ({
+    expect,
+  }) => {
+    const out = join(dir, 'npx.yaml')
+    const record = await startRecord(
+      out,
+      cliUnderNpx([
+        'record',
+        '--target',
+        target,
+        '--api-key',
+        'killed-key-1234',
+        '--port',
+        '0',
+        '--out',
+        out,
+      ]),
+    )
+    for (let i = 0; i < 5; i++) expect((await get(record.url, i)).status).toBe(200)
+    record.child.kill('SIGTERM')
+    await record.exited
+    expect(record.output().stdout).toMatch(/stopping: its parent process \d+ ended/)
+    expect(record.output().stdout).toMatch(/wrote .*npx\.yaml: 5 steps from 5 exchanges/)
+    expect(parseScenario(await readFile(out, 'utf8'), out).scenario!.steps).toHaveLength(5)
   }, 120_000)
 })

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { HttpStep } from '../../scenario/schema'
 import { buildHttpRequest, requestExcerpt } from '../buildHttpRequest'
 import { captureValues } from '../captures'
+import { chooseElements } from '../chooseElements'
 import { type Evaluation, evaluate, evaluateAnyOf } from '../evaluate'
 import { excerpt } from '../excerpt'
 import { interpolate } from '../interpolate'
@@ -64,6 +65,8 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
     return undefined
   }
 
+  const choices = step.choose && interpolate(step.choose, vars)
+  let unmatched: ReturnType<typeof chooseElements>['unmatched'] = []
   let response: HttpResponse
   let results: Evaluation[]
   let attempts = 0
@@ -75,13 +78,18 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
         ...request,
         timeoutMs: Math.max(1000, Math.min(30_000, run.deadline - Date.now())),
       })
-      response = { ...sent, json: normalizeCaip2(sent.json, request.caip2Response) }
+      const chosen = chooseElements(normalizeCaip2(sent.json, request.caip2Response), choices)
+      response = { ...sent, json: chosen.json }
+      unmatched = chosen.unmatched
     } catch (error) {
       exchange.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
       check('request', false, { message: `${http.method} ${http.path} failed: ${exchange.error}`, exchange })
       return
     }
-    results = evaluate(expect, response)
+    results = [
+      ...unmatched.map(({ place, message }) => ({ name: `choose ${place}`, ok: false, message })),
+      ...evaluate(expect, response),
+    ]
     const done = results.every((r) => r.ok) && (!expect.anyOf || evaluateAnyOf(expect.anyOf, response).ok)
     if (!poll || done) break
     // A final state other than the expected one: waiting longer cannot change the verdict.

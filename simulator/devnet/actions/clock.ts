@@ -1,0 +1,63 @@
+import type { DevnetChain } from '../chain'
+import { type DevnetState, liveChains } from '../devnetState'
+import { DevnetError } from '../errors'
+import type { ChainGas } from '../stateDir'
+import { saveMeta } from './checkpoint'
+import { restoreChainGas } from './gas'
+
+/**
+ * Makes every chain's time agree with the clock: the next block of each chain is stamped
+ * `wall + offset` and mined (Anvil then keeps that offset to wall time for later blocks). A chain
+ * already ahead of the clock (state loaded from a later run, a fork of a chain whose clock runs
+ * fast) pulls the clock forward instead: chain time never goes back. Returns the new offset.
+ * With `gas`, a chain it names gets its saved gas back around that block (restoreChainGas).
+ *
+ * @example
+ * state.offset = await alignClocks(state.chains, state.offset)
+ */
+export async function alignClocks(
+  chains: readonly DevnetChain[],
+  offset: number,
+  gas: (chainId: number) => ChainGas | undefined = () => undefined,
+): Promise<number> {
+  const latest = await Promise.all(chains.map((chain) => chain.publicClient.getBlock({ blockTag: 'latest' })))
+  const wall = Math.floor(Date.now() / 1000)
+  const ahead = Math.max(0, ...latest.map((block) => Number(block.timestamp) - wall))
+  const next = Math.max(offset, ahead)
+  const target = BigInt(wall + next)
+  await Promise.all(
+    chains.map(async (chain) => {
+      await chain.testClient.setNextBlockTimestamp({ timestamp: target })
+      const mine = () => chain.testClient.mine({ blocks: 1 })
+      const saved = gas(chain.chainId)
+      await (saved ? restoreChainGas(chain, saved, mine) : mine())
+    }),
+  )
+  return next
+}
+
+/**
+ * Moves the clock forward by whole seconds, every live chain with it, and saves the new offset at
+ * once (a crash must not turn the clock back).
+ *
+ * @example
+ * const { now } = await advanceClock(state, 3600)
+ */
+export async function advanceClock(state: DevnetState, seconds: number): Promise<{ now: number }> {
+  if (!Number.isInteger(seconds) || seconds < 0)
+    throw new DevnetError(`The clock moves forward by whole seconds; got ${seconds}.`)
+  state.offset += seconds
+  state.offset = await alignClocks(liveChains(state), state.offset)
+  await saveMeta(state)
+  return { now: nowSeconds(state) }
+}
+
+/**
+ * The devnet's time, unix seconds: the wall clock plus the offset.
+ *
+ * @example
+ * nowSeconds(state) // 1795652677
+ */
+export function nowSeconds(state: DevnetState): number {
+  return Math.floor(Date.now() / 1000) + state.offset
+}
