@@ -20,15 +20,17 @@ beforeAll(async () => {
     req.on('end', () => {
       const json = (status: number, body: unknown) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+      // A status body as the public service shapes it (every answer is also checked against the route table).
+      const statusBody = (id: string, status: string) => ({ intentId: id, status, operations: [] })
       const intent = /^\/intents\/(\w+)$/.exec(req.url ?? '')?.[1]
       if (req.method === 'GET' && intent) {
         const count = (polls.get(intent) ?? 0) + 1
         polls.set(intent, count)
-        if (intent === 'failed') return json(200, { status: 'FAILED' })
-        if (intent === 'completed') return json(200, { status: 'COMPLETED' })
+        if (intent === 'failed') return json(200, statusBody(intent, 'FAILED'))
+        if (intent === 'completed') return json(200, statusBody(intent, 'COMPLETED'))
         if (intent === 'refused') return json(400, { code: 'VALIDATION_ERROR', message: 'bad id' })
-        if (intent === 'stuck') return json(200, { status: 'PENDING' })
-        return json(200, { status: count > 2 ? 'COMPLETED' : 'PENDING' })
+        if (intent === 'stuck') return json(200, statusBody(intent, 'PENDING'))
+        return json(200, statusBody(intent, count > 2 ? 'COMPLETED' : 'PENDING'))
       }
       if (req.method === 'POST' && req.url === '/emit') {
         const { url, events } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {

@@ -358,9 +358,14 @@ steps:
       ],
     })
     const result = run.scenarios[0]!
+    // Every answer the step accepted also gets the route table's checks (the 5xx rule, the envelope).
     expect(result.checks.map((c) => `${c.id} ${c.status}`)).toEqual([
+      'capture/1/every answer: not a 5xx passed',
+      'capture/1/should every answer: the error envelope passed',
       'capture/2/body /code passed',
       'capture/2/body /traceId passed',
+      'capture/2/every answer: not a 5xx passed',
+      'capture/2/should every answer: the error envelope passed',
       'capture/3/status failed',
     ])
     expect(result.reason).toBe('stopped after step 3; 1 step not run')

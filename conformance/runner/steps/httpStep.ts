@@ -8,6 +8,7 @@ import { excerpt } from '../excerpt'
 import { interpolate } from '../interpolate'
 import { applyMatcher, type PathRead, readPath } from '../matchers'
 import { normalizeCaip2 } from '../profile'
+import { responseChecks } from '../responseChecks'
 import { type HttpResponse, sendRequest } from '../sendRequest'
 import type { HttpExcerpt } from '../types'
 import { stepVersion } from '../versionHeaders'
@@ -127,6 +128,20 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
         expect.should.spec ?? spec,
       )
   }
+
+  // Every answer is also checked against the contract's route table (not a 5xx, the route's
+  // schema, the version's envelope). On an answer the step itself refused, or one that says the
+  // route is missing (404, 405, 501), only their failures count: a passing automatic check there
+  // proves nothing (a 200 {} is not a 5xx; a target that answers 404 to everything is not served).
+  const accepted = results.every((r) => r.ok) && ![404, 405, 501].includes(response.status)
+  for (const auto of responseChecks({
+    method: http.method,
+    path: http.path,
+    versionHeader: request.headers['x-api-version'],
+    status: response.status,
+    json: response.json,
+  }))
+    if (!auto.ok || accepted) check(auto.name, auto.ok, { ...auto.details, exchange }, auto.spec)
 
   const missing = captureValues(vars, step.capture, (path) => readCapture(response, path))
   // A capture missing from an answer that already failed adds no failure: the step has failed.
