@@ -10,7 +10,7 @@ import { createExplorer } from './explorer/createExplorer'
 import { withDepositFaults, withQuotingFaults, withSignatureFaults } from './faultDecorators'
 import { createFaults, type Faults } from './faults/faults'
 import type { HttpServices } from './http/domainServices'
-import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, startService } from './http/startService'
+import { DEFAULT_API_KEY, DEFAULT_HOST, startService } from './http/startService'
 import { createIntentService } from './intents/intentService'
 import { createIntentStore, type IntentStore } from './intents/intentStore'
 import type { SignedIntent } from './intents/types'
@@ -20,6 +20,7 @@ import { createBalanceReader } from './quoting/createBalanceReader'
 import { createQuotingService, type QuotingServiceInstance } from './quoting/createQuotingService'
 import { FEE_MODEL } from './quoting/fees'
 import { createQuoteStore } from './quoting/quoteStore'
+import { createStoredQuoteCodec } from './quoting/toStoredQuote'
 import type { StoredQuotedIntent } from './quoting/types'
 import { createSettlement, type Settlement } from './settlement/createSettlement'
 import { verifySubmission } from './settlement/verifySubmission'
@@ -32,6 +33,7 @@ export const DEFAULT_QUOTE_TTL_SECONDS = 300
 
 /** Parameters of {@link startSimulator}. */
 export type StartSimulatorParameters = {
+  /** Port of the HTTP service (default 0: a free one; `intent-devnet up` asks for 4000). */
   port?: number | undefined
   host?: string | undefined
   apiKey?: string | undefined
@@ -47,6 +49,8 @@ export type StartSimulatorParameters = {
   /** chainId → RPC URL to fork. */
   forks?: Record<number, string> | undefined
   quoteTtlSeconds?: number | undefined
+  /** Memory budget of the live blanc quotes, in bytes (default 512 MiB); past it new quotes answer 503 QUOTE_STORE_FULL. */
+  quoteStoreBytes?: number | undefined
   /** Swap fee in basis points of the swapped value (`--swap-fee-bps`, default 10; docs/quoting.md). */
   swapFeeBps?: number | undefined
   /** Time a request (headers and body) may take to arrive, in ms (`--request-timeout`, default 30 s); later answers 408. */
@@ -110,13 +114,15 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       faults,
       stateDir: parameters.stateDir,
       quoteTtlSeconds,
+      quoteStoreBytes: parameters.quoteStoreBytes,
       swapFeeBps: parameters.swapFeeBps,
       depositPollIntervalMs: parameters.depositPollIntervalMs,
       log: parameters.log,
     })
     const { services } = domain
     const service = await startService({
-      port: parameters.port ?? DEFAULT_PORT,
+      // A free port unless one is asked for: tests side by side never collide (the CLI asks for 4000).
+      port: parameters.port ?? 0,
       host: parameters.host ?? DEFAULT_HOST,
       apiKey: parameters.apiKey ?? DEFAULT_API_KEY,
       extraApiKeys: parameters.extraApiKeys,
@@ -171,6 +177,8 @@ export type CreateServicesParameters = {
   /** Makes intents and the deposit processor durable (the chains' state is the devnet's). */
   stateDir?: string | undefined
   quoteTtlSeconds?: number | undefined
+  /** Memory budget of the live blanc quotes, in bytes (default 512 MiB). */
+  quoteStoreBytes?: number | undefined
   swapFeeBps?: number | undefined
   /** The relayer waits this long before taking up a new intent (a slow relayer; default 0). */
   pickupDelayMs?: number | undefined
@@ -240,6 +248,9 @@ export async function createServices(parameters: CreateServicesParameters): Prom
       clock: devnet,
       ttlSeconds: parameters.quoteTtlSeconds ?? DEFAULT_QUOTE_TTL_SECONDS,
       faults,
+      // Each route kept as compressed JSON (~340 B): a full lifetime at the fastest rate fits the budget.
+      codec: createStoredQuoteCodec(devnet.keys.server.account),
+      maxBytes: parameters.quoteStoreBytes,
     })
     const quoting = createQuotingService({
       // The quoting's own RPC clients (batched reads, counted round trips), built here.

@@ -27,8 +27,9 @@ export type CreateExplorerParameters = {
 const GAS_CACHE_SIZE = 10_000
 
 const intentKey = (record: IntentRecord<SignedIntent>): PageKey => ({ at: record.createdAt, id: record.id })
+// By expiry (one lifetime for every quote: the order they were made), so a page decodes only its own quotes.
 const quoteKey = (stored: StoredQuote<StoredQuotedIntent>): PageKey => ({
-  at: stored.quote.quotedAt,
+  at: stored.expiresAt,
   id: stored.intentId,
 })
 

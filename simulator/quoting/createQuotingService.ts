@@ -14,7 +14,7 @@ import { type RoundTripScope, readBalances } from './readBalances'
 import { toAlpsRoute } from './toAlpsRoute'
 import { toBlancRoute } from './toBlancRoute'
 import { toPortfolio } from './toPortfolio'
-import { createSharedValues, toStoredQuote } from './toStoredQuote'
+import { toStoredQuote } from './toStoredQuote'
 import { toTokenRequirement } from './toTokenRequirement'
 import type { QuotingService, StoredQuotedIntent } from './types'
 
@@ -86,8 +86,6 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
         ? holdings.map((h) => ({ ...h, tokens: h.tokens.map((t) => ({ ...t, wallet: t.permit2Allowance })) }))
         : holdings,
   }
-  // Parts repeated between stored routes (addresses, lock ids, prices, account blocks) are kept once.
-  const shared = createSharedValues()
   let lastCount = 0
   const counted = <T>(run: (scope: RoundTripScope) => Promise<T>) => {
     const scope = { count: 0 }
@@ -112,9 +110,15 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
       )
       if (!result.routes.length)
         throw new InsufficientLiquidityError((result.missing ?? []).map(toTokenRequirement))
-      const routes = result.routes.map((route) =>
-        toBlancRoute(route, quotes.put(toStoredQuote(route.quoted, parameters.server, shared))),
-      )
+      const routes: BlancRouteResponse['routes'] = []
+      try {
+        for (const route of result.routes)
+          routes.push(toBlancRoute(route, quotes.put(toStoredQuote(route.quoted, parameters.server))))
+      } catch (error) {
+        // The store is full: the routes kept so far were never given out, so none stays behind.
+        for (const route of routes) quotes.consume(route.intentId)
+        throw error
+      }
       // Fault: routes without their intentId break the spec's route shape.
       if (faults.has('quotes.malformed-field'))
         for (const route of routes) delete (route as Partial<typeof route>).intentId

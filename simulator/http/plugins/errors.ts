@@ -103,7 +103,8 @@ export const errors = fp(
         app.faults.has('errors.5xx-on-malformed-json'),
         app.faults.has('errors.5xx-on-oversized-body'),
       )
-      if (apiError.statusCode >= 500) logServerError(request, error)
+      // A full quote store is a refusal the service means, not a failure to investigate.
+      if (apiError.statusCode >= 500 && apiError.code !== 'QUOTE_STORE_FULL') logServerError(request, error)
       // Over the body limit: keep reading (and discarding) the rest, so the client that is still
       // sending reads the 413 instead of a reset.
       if (apiError.statusCode === 413) request.raw.resume()
