@@ -71,7 +71,10 @@ describe('quoteStore (spec: States, rule 3)', () => {
 
   it('past its memory budget it refuses new quotes (Retry-After) and forgets none', () => {
     const clock = manualClock()
-    const codec = { encode: (n: number) => 'x'.repeat(n), decode: (data: string) => data.length }
+    const codec = {
+      encode: (ns: readonly number[]) => ns.map((n) => 'x'.repeat(n)).join(','),
+      decode: (data: string) => data.split(',').map((x) => x.length),
+    }
     const quotes = createQuoteStore<number>({
       clock,
       ttlSeconds: 60,

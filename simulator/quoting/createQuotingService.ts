@@ -110,15 +110,11 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
       )
       if (!result.routes.length)
         throw new InsufficientLiquidityError((result.missing ?? []).map(toTokenRequirement))
-      const routes: BlancRouteResponse['routes'] = []
-      try {
-        for (const route of result.routes)
-          routes.push(toBlancRoute(route, quotes.put(toStoredQuote(route.quoted, parameters.server))))
-      } catch (error) {
-        // The store is full: the routes kept so far were never given out, so none stays behind.
-        for (const route of routes) quotes.consume(route.intentId)
-        throw error
-      }
+      // The routes of one quote kept together (they share most of their text), all or none.
+      const stored = quotes.putAll(
+        result.routes.map((route) => toStoredQuote(route.quoted, parameters.server)),
+      )
+      const routes = result.routes.map((route, i) => toBlancRoute(route, stored[i]!))
       // Fault: routes without their intentId break the spec's route shape.
       if (faults.has('quotes.malformed-field'))
         for (const route of routes) delete (route as Partial<typeof route>).intentId

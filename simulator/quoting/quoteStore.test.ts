@@ -124,9 +124,10 @@ describe('stored routes are kept compressed (createStoredQuoteCodec)', () => {
 
   it('decodes to the same route: same JSON, bigints, and a server signature that verifies', async () => {
     const codec = createStoredQuoteCodec(server)
-    codec.encode(storedRoute(1, '1')) // the dictionary
+    codec.encode([storedRoute(1, '1')]) // the dictionary
     const original = storedRoute(7, '100669926')
-    const decoded = codec.decode(codec.encode(original))
+    const [, decoded] = codec.decode(codec.encode([storedRoute(6, '5'), original]))
+    if (!decoded) throw new Error('no second route')
     const { signedIntentOp: _a, ...want } = original
     const { signedIntentOp, ...got } = decoded
     expect(got).toEqual(want)
@@ -138,13 +139,13 @@ describe('stored routes are kept compressed (createStoredQuoteCodec)', () => {
     expect(await signedIntentOp()).toBe(signed) // signed once
   })
 
-  it('a route keeps in a small fraction of its JSON, as a one-byte string', () => {
+  it("a quote's routes keep in a small fraction of their JSON, as a one-byte string", () => {
     const codec = createStoredQuoteCodec(server)
-    codec.encode(storedRoute(1, '1'))
-    const route = storedRoute(2, '200')
-    const { signedIntentOp: _, ...record } = route
-    const json = JSON.stringify(record, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))
-    const data = codec.encode(route)
+    codec.encode([storedRoute(1, '1')])
+    const routes = [2, 3, 4, 5].map((n) => storedRoute(n, String(n * 100)))
+    const records = routes.map(({ signedIntentOp: _, ...record }) => record)
+    const json = JSON.stringify(records, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))
+    const data = codec.encode(routes)
     expect(data.length).toBeLessThan(json.length / 4)
     expect([...data].every((c) => c.charCodeAt(0) <= 0xff)).toBe(true)
   })
@@ -156,10 +157,26 @@ describe('stored routes are kept compressed (createStoredQuoteCodec)', () => {
       codec: createStoredQuoteCodec(server),
       sweepIntervalMs: 0,
     })
-    const routes = [1, 2, 3].map((n) => quotes.put(storedRoute(n, String(n * 1000))))
-    expect(quotes.bytes).toBeGreaterThan(3 * QUOTE_ENTRY_BYTES)
-    expect(quotes.bytes).toBeLessThan(3 * (QUOTE_ENTRY_BYTES + 1_000))
+    const routes = quotes.putAll([1, 2, 3].map((n) => storedRoute(n, String(n * 1000))))
+    expect(routes.map((r) => r.intentId.slice(0, 32))).toEqual(
+      Array(3).fill(routes[0]?.intentId.slice(0, 32)),
+    )
+    expect(quotes.size).toBe(3)
+    expect(quotes.bytes).toBeGreaterThan(QUOTE_ENTRY_BYTES)
+    expect(quotes.bytes).toBeLessThan(QUOTE_ENTRY_BYTES + 1_000)
     expect(quotes.get(routes[1]!.intentId)?.quote.intentOp.nonce).toBe('2')
     expect(quotes.list().map((stored) => stored.quote.sources[0]?.[0]?.amount)).toEqual([1000n, 2000n, 3000n])
+    // Routes of one quote are consumed one by one; the group goes with its last route.
+    const taken = quotes.consume(routes[0]!.intentId)
+    expect(taken?.quote.intentOp.nonce).toBe('1')
+    expect(quotes.get(routes[0]!.intentId)).toBeUndefined()
+    expect(quotes.size).toBe(2)
+    quotes.consume(routes[1]!.intentId)
+    quotes.consume(routes[2]!.intentId)
+    expect(quotes.bytes).toBe(0)
+    quotes.restore(taken!)
+    expect(quotes.get(routes[0]!.intentId)?.quote.intentOp.nonce).toBe('1')
+    expect(quotes.get(routes[1]!.intentId)).toBeUndefined()
+    expect(quotes.size).toBe(1)
   })
 })
