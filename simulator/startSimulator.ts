@@ -26,6 +26,7 @@ import { createSettlement, type Settlement } from './settlement/createSettlement
 import { verifySubmission } from './settlement/verifySubmission'
 import { createAllocator } from './signing/allocator'
 import { startIdleCollector } from './util/idleCollector'
+import { removeStaleTempFiles } from './util/persistence'
 import { createWithdrawalService } from './withdrawals/withdrawals'
 
 /** Default lifetime of a blanc quote, in seconds (`--quote-ttl`). */
@@ -105,6 +106,11 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
     launchAnvil: parameters.launchAnvil ?? early?.launch,
     bootState: parameters.bootState,
   }).finally(() => early?.release())
+  // Temp files of writes a kill cut short (the devnet refused the dir if another run used it).
+  if (parameters.stateDir) {
+    const removed = await removeStaleTempFiles(parameters.stateDir)
+    if (removed.length) parameters.log?.(`removed ${removed.length} temporary file(s) a previous run left`)
+  }
   // Memory back to idle once a burst of load is over (simulator/util/idleCollector.ts).
   const collector = startIdleCollector()
   let domain: DomainServices | undefined

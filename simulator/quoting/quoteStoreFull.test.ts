@@ -36,7 +36,7 @@ beforeAll(async () => {
   // Room for the routes of one quote (a few hundred bytes each), not of two.
   // No port given: startSimulator picks a free one (only `intent-devnet up` defaults to 4000).
   sim = await startSimulator({ chainIds: [8453], quoteStoreBytes: 4_000 })
-  expect(Number(new URL(sim.baseUrl).port)).toBeGreaterThan(0)
+  expect(Number(new URL(sim.baseUrl).port)).not.toBe(4000)
 })
 afterAll(() => sim?.close())
 
