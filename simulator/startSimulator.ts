@@ -19,6 +19,7 @@ import { createBalanceClients } from './quoting/createBalanceClients'
 import { createBalanceReader } from './quoting/createBalanceReader'
 import { createQuotingService, type QuotingServiceInstance } from './quoting/createQuotingService'
 import { FEE_MODEL } from './quoting/fees'
+import { createGasPrices, type GasPriceTable } from './quoting/gasPrices'
 import { createQuoteStore } from './quoting/quoteStore'
 import { createStoredQuoteCodec } from './quoting/toStoredQuote'
 import type { StoredQuotedIntent } from './quoting/types'
@@ -54,6 +55,8 @@ export type StartSimulatorParameters = {
   quoteStoreBytes?: number | undefined
   /** Swap fee in basis points of the swapped value (`--swap-fee-bps`, default 10; docs/quoting.md). */
   swapFeeBps?: number | undefined
+  /** Gas price per chain id, in gwei (`--gas-price CHAIN=GWEI`), over the realistic defaults (docs/quoting.md). */
+  gasPrices?: Readonly<Record<number, string>> | undefined
   /** Time a request (headers and body) may take to arrive, in ms (`--request-timeout`, default 30 s); later answers 408. */
   requestTimeoutMs?: number | undefined
   /** Write the manifest as JSON to this path once the service listens. */
@@ -94,6 +97,8 @@ export type Simulator = {
  */
 export async function startSimulator(parameters: StartSimulatorParameters = {}): Promise<Simulator> {
   const quoteTtlSeconds = parameters.quoteTtlSeconds ?? DEFAULT_QUOTE_TTL_SECONDS
+  // Checked before any chain starts: a bad --gas-price fails at once.
+  const gas = createGasPrices(parameters.gasPrices)
   const faults = parameters.faults ?? createFaults()
   // The bin starts Anvils while the code loads; they are adopted here, and the unused ones stopped.
   const early = parameters.launchAnvil ? undefined : earlyAnvilLauncher()
@@ -121,6 +126,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       stateDir: parameters.stateDir,
       quoteTtlSeconds,
       quoteStoreBytes: parameters.quoteStoreBytes,
+      gas,
       swapFeeBps: parameters.swapFeeBps,
       depositPollIntervalMs: parameters.depositPollIntervalMs,
       log: parameters.log,
@@ -147,6 +153,9 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       quoteTtlSeconds,
       // What a recording captures of the service's configuration (conformance/record).
       swapFeeBps: parameters.swapFeeBps ?? Number(FEE_MODEL.swapBps),
+      gasPrices: Object.fromEntries(
+        devnet.chains.map((chain) => [String(chain.chainId), gas.gwei(chain.chainId)]),
+      ),
     })
     if (parameters.manifestPath)
       await writeFile(parameters.manifestPath, `${JSON.stringify(devnet.manifest(), null, 2)}\n`)
@@ -186,6 +195,8 @@ export type CreateServicesParameters = {
   /** Memory budget of the live blanc quotes, in bytes (default 512 MiB). */
   quoteStoreBytes?: number | undefined
   swapFeeBps?: number | undefined
+  /** The gas prices quotes charge (default: the realistic defaults of simulator/quoting/gasPrices.ts). */
+  gas?: GasPriceTable | undefined
   /** The relayer waits this long before taking up a new intent (a slow relayer; default 0). */
   pickupDelayMs?: number | undefined
   /** How often the deposit processor polls the chains, ms (default 250). */
@@ -266,6 +277,7 @@ export async function createServices(parameters: CreateServicesParameters): Prom
       clock: devnet,
       quotes,
       swapFeeBps: parameters.swapFeeBps,
+      gas: parameters.gas,
       prices,
       faults,
     })

@@ -8,6 +8,7 @@ import type { Clock } from '../util/clock'
 import type { BalanceReader } from './createBalanceReader'
 import { InsufficientLiquidityError } from './errors'
 import { FEE_MODEL } from './fees'
+import type { GasPriceTable } from './gasPrices'
 import { type QuoteContext, quote } from './quote'
 import type { QuoteStore } from './quoteStore'
 import { type RoundTripScope, readBalances } from './readBalances'
@@ -37,6 +38,8 @@ export type CreateQuotingServiceParameters = {
   allocatorSigner?: PrivateKeyAccount | undefined
   /** Swap fee in basis points of the swapped value (default FEE_MODEL.swapBps, 10; docs/quoting.md). */
   swapFeeBps?: number | bigint | undefined
+  /** The gas prices quotes charge (default: the realistic defaults of gasPrices.ts). */
+  gas?: GasPriceTable | undefined
 }
 
 /** The quoting service, with its quote store, price table and RPC counter. */
@@ -85,6 +88,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
       faults.has('quotes.balance-from-allowance')
         ? holdings.map((h) => ({ ...h, tokens: h.tokens.map((t) => ({ ...t, wallet: t.permit2Allowance })) }))
         : holdings,
+    gas: parameters.gas,
   }
   let lastCount = 0
   const counted = <T>(run: (scope: RoundTripScope) => Promise<T>) => {
