@@ -110,6 +110,10 @@ export function createExplorer(parameters: CreateExplorerParameters): ExplorerSe
 
   return {
     async listIntents(query) {
+      if (query.search !== undefined) {
+        const found = intents.getByIntentId(query.search) ?? intents.get(query.search)
+        return { intents: found ? [summarizeIntent(found)] : [], total: found ? 1 : 0, nextCursor: null }
+      }
       const { ids, keys } = sortedIntents()
       const page = pageByKey(
         ids.map((id, index) => ({ id, key: keys[index]! })),
