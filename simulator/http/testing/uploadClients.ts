@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import net from 'node:net'
@@ -77,6 +78,10 @@ function curlClient(): UploadClient {
           resolve({ status: Number(stdout) || 0, error: error ? `curl exit ${error.code}` : undefined }),
         ),
       )
+    },
+    close: () => {
+      for (const file of files.values()) rmSync(file, { force: true })
+      files.clear()
     },
   }
 }
