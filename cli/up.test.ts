@@ -28,6 +28,40 @@ describe('intent-devnet up (the real CLI)', () => {
     expect(output).toContain('--swap-fee-bps must be a whole number of basis points from 0 to 9999')
   })
 
+  /** Runs `up` with `args` until it exits; answers its exit code and what it wrote to stderr. */
+  async function upFails(args: string[]) {
+    const child = spawn(process.execPath, [bin, 'up', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+    return { code, output }
+  }
+
+  it('refuses a --gas-price that is not CHAIN=GWEI or not a positive gwei value, naming the chain', async () => {
+    const bad = await upFails(['--port', '0', '--gas-price', '8453=abc'])
+    expect(bad.code).not.toBe(0)
+    expect(bad.output).toContain('Gas price of chain 8453 must be a decimal number of gwei')
+    const shape = await upFails(['--port', '0', '--gas-price', 'base'])
+    expect(shape.code).not.toBe(0)
+    expect(shape.output).toContain('--gas-price takes CHAIN=GWEI')
+  })
+
+  it('names the port in use and says it is in use', async () => {
+    const { createServer } = await import('node:net')
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const port = (taken.address() as { port: number }).port
+    try {
+      const { code, output } = await upFails(['--port', String(port), '--chains', '8453'])
+      expect(code).not.toBe(0)
+      expect(output).toContain(`Cannot listen on 127.0.0.1:${port}: port ${port} is already in use`)
+    } finally {
+      taken.close()
+    }
+  }, 60_000)
+
   it('boots the devnet, serves it, writes the manifest, and stops every Anvil on SIGTERM', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'up-'))
     const manifestPath = join(dir, 'manifest.json')

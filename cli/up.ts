@@ -22,6 +22,13 @@ const collectFork = (value: string, previous: Record<number, string>): Record<nu
   return { ...previous, [Number(match[1])]: match[2]! }
 }
 
+// The gwei value is checked by startSimulator (createGasPrices) before any chain starts.
+const collectGasPrice = (value: string, previous: Record<number, string>): Record<number, string> => {
+  const match = value.match(/^(\d+)=(\S+)$/)
+  if (!match) throw new Error(`--gas-price takes CHAIN=GWEI (e.g. 8453=0.05), got ${value}`)
+  return { ...previous, [Number(match[1])]: match[2]! }
+}
+
 const parseSeconds = (value: string): number => {
   const seconds = Number(value)
   if (!Number.isSafeInteger(seconds) || seconds <= 0)
@@ -56,6 +63,7 @@ type UpOptions = {
   fork: Record<number, string>
   quoteTtl?: number
   swapFeeBps?: number
+  gasPrice: Record<number, string>
   manifest?: string
   requestTimeout?: number
 }
@@ -74,6 +82,12 @@ export function register(program: Command): void {
     .option('--chains <ids>', 'chain ids to run, separated by commas (default 1,10,8453,42161)', parseChains)
     .option('--state-dir <dir>', "keep chain state and the service's durable data here across restarts")
     .option('--fork <chain=url>', 'fork that chain from an RPC URL (repeatable)', collectFork, {})
+    .option(
+      '--gas-price <chain=gwei>',
+      'gas price quotes charge on that chain, in gwei (repeatable; defaults: 1=10, 10=0.001, 8453=0.01, 42161=0.01)',
+      collectGasPrice,
+      {},
+    )
     .option('--quote-ttl <seconds>', 'lifetime of a blanc quote (default 300)', parseSeconds)
     .option('--swap-fee-bps <bps>', 'swap fee, in basis points of the value swapped (default 10)', parseBps)
     .option(
@@ -102,6 +116,7 @@ export function register(program: Command): void {
         forks: options.fork,
         quoteTtlSeconds: options.quoteTtl,
         swapFeeBps: options.swapFeeBps,
+        gasPrices: options.gasPrice,
         manifestPath: options.manifest,
         requestTimeoutMs: options.requestTimeout,
         // With a state dir, what the start found there (a crash before, state loaded, intents rewound).
@@ -120,7 +135,7 @@ export function register(program: Command): void {
       console.log('  chains:')
       for (const chain of manifest.chains)
         console.log(
-          `    ${String(chain.chainId).padEnd(6)} ${chain.name.padEnd(10)} ${chain.rpcUrl}${chain.forkUrl ? ` (fork of ${chain.forkUrl})` : ''}`,
+          `    ${String(chain.chainId).padEnd(6)} ${chain.name.padEnd(10)} ${chain.rpcUrl}  gas ${manifest.service.gasPrices?.[chain.chainId] ?? '?'} gwei${chain.forkUrl ? ` (fork of ${chain.forkUrl})` : ''}`,
         )
       console.log(
         `  signers:   server ${manifest.signers.server}, allocator ${manifest.signers.allocator}, relayer ${manifest.signers.relayer}`,

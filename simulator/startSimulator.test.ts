@@ -1,5 +1,6 @@
 // Own simulators, not the shared devnet: this file tests starting, closing and resuming from a state dir.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseEther } from 'viem'
@@ -135,8 +136,13 @@ describe('startSimulator with --state-dir (a resumable run)', () => {
         await first.close()
       }
 
+      // A write a kill cut short leaves its temp file: the next start removes it.
+      await mkdir(join(stateDir, 'intents'), { recursive: true })
+      const stale = join(stateDir, 'intents', '7.json.999999.1.tmp')
+      await writeFile(stale, '{"half": ')
       const second = await startSimulator({ port: 0, chainIds: [10, 8453], stateDir })
       try {
+        expect(existsSync(stale)).toBe(false)
         expect(await second.devnet.chain(10).publicClient.getBalance({ address: recipient })).toBe(
           parseEther('1.5'),
         )

@@ -10,7 +10,7 @@ import { createExplorer } from './explorer/createExplorer'
 import { withDepositFaults, withQuotingFaults, withSignatureFaults } from './faultDecorators'
 import { createFaults, type Faults } from './faults/faults'
 import type { HttpServices } from './http/domainServices'
-import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT, startService } from './http/startService'
+import { DEFAULT_API_KEY, DEFAULT_HOST, startService } from './http/startService'
 import { createIntentService } from './intents/intentService'
 import { createIntentStore, type IntentStore } from './intents/intentStore'
 import type { SignedIntent } from './intents/types'
@@ -19,12 +19,15 @@ import { createBalanceClients } from './quoting/createBalanceClients'
 import { createBalanceReader } from './quoting/createBalanceReader'
 import { createQuotingService, type QuotingServiceInstance } from './quoting/createQuotingService'
 import { FEE_MODEL } from './quoting/fees'
+import { createGasPrices, type GasPriceTable } from './quoting/gasPrices'
 import { createQuoteStore } from './quoting/quoteStore'
+import { createStoredQuoteCodec } from './quoting/toStoredQuote'
 import type { StoredQuotedIntent } from './quoting/types'
 import { createSettlement, type Settlement } from './settlement/createSettlement'
 import { verifySubmission } from './settlement/verifySubmission'
 import { createAllocator } from './signing/allocator'
 import { startIdleCollector } from './util/idleCollector'
+import { removeStaleTempFiles } from './util/persistence'
 import { createWithdrawalService } from './withdrawals/withdrawals'
 
 /** Default lifetime of a blanc quote, in seconds (`--quote-ttl`). */
@@ -32,6 +35,7 @@ export const DEFAULT_QUOTE_TTL_SECONDS = 300
 
 /** Parameters of {@link startSimulator}. */
 export type StartSimulatorParameters = {
+  /** Port of the HTTP service (default 0: a free one; `intent-devnet up` asks for 4000). */
   port?: number | undefined
   host?: string | undefined
   apiKey?: string | undefined
@@ -47,8 +51,12 @@ export type StartSimulatorParameters = {
   /** chainId → RPC URL to fork. */
   forks?: Record<number, string> | undefined
   quoteTtlSeconds?: number | undefined
+  /** Memory budget of the live blanc quotes, in bytes (default 512 MiB); past it new quotes answer 503 QUOTE_STORE_FULL. */
+  quoteStoreBytes?: number | undefined
   /** Swap fee in basis points of the swapped value (`--swap-fee-bps`, default 10; docs/quoting.md). */
   swapFeeBps?: number | undefined
+  /** Gas price per chain id, in gwei (`--gas-price CHAIN=GWEI`), over the realistic defaults (docs/quoting.md). */
+  gasPrices?: Readonly<Record<number, string>> | undefined
   /** Time a request (headers and body) may take to arrive, in ms (`--request-timeout`, default 30 s); later answers 408. */
   requestTimeoutMs?: number | undefined
   /** Write the manifest as JSON to this path once the service listens. */
@@ -89,6 +97,8 @@ export type Simulator = {
  */
 export async function startSimulator(parameters: StartSimulatorParameters = {}): Promise<Simulator> {
   const quoteTtlSeconds = parameters.quoteTtlSeconds ?? DEFAULT_QUOTE_TTL_SECONDS
+  // Checked before any chain starts: a bad --gas-price fails at once.
+  const gas = createGasPrices(parameters.gasPrices)
   const faults = parameters.faults ?? createFaults()
   // The bin starts Anvils while the code loads; they are adopted here, and the unused ones stopped.
   const early = parameters.launchAnvil ? undefined : earlyAnvilLauncher()
@@ -101,6 +111,11 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
     launchAnvil: parameters.launchAnvil ?? early?.launch,
     bootState: parameters.bootState,
   }).finally(() => early?.release())
+  // Temp files of writes a kill cut short (the devnet refused the dir if another run used it).
+  if (parameters.stateDir) {
+    const removed = await removeStaleTempFiles(parameters.stateDir)
+    if (removed.length) parameters.log?.(`removed ${removed.length} temporary file(s) a previous run left`)
+  }
   // Memory back to idle once a burst of load is over (simulator/util/idleCollector.ts).
   const collector = startIdleCollector()
   let domain: DomainServices | undefined
@@ -110,13 +125,16 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       faults,
       stateDir: parameters.stateDir,
       quoteTtlSeconds,
+      quoteStoreBytes: parameters.quoteStoreBytes,
+      gas,
       swapFeeBps: parameters.swapFeeBps,
       depositPollIntervalMs: parameters.depositPollIntervalMs,
       log: parameters.log,
     })
     const { services } = domain
     const service = await startService({
-      port: parameters.port ?? DEFAULT_PORT,
+      // A free port unless one is asked for: tests side by side never collide (the CLI asks for 4000).
+      port: parameters.port ?? 0,
       host: parameters.host ?? DEFAULT_HOST,
       apiKey: parameters.apiKey ?? DEFAULT_API_KEY,
       extraApiKeys: parameters.extraApiKeys,
@@ -135,6 +153,9 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       quoteTtlSeconds,
       // What a recording captures of the service's configuration (conformance/record).
       swapFeeBps: parameters.swapFeeBps ?? Number(FEE_MODEL.swapBps),
+      gasPrices: Object.fromEntries(
+        devnet.chains.map((chain) => [String(chain.chainId), gas.gwei(chain.chainId)]),
+      ),
     })
     if (parameters.manifestPath)
       await writeFile(parameters.manifestPath, `${JSON.stringify(devnet.manifest(), null, 2)}\n`)
@@ -171,7 +192,11 @@ export type CreateServicesParameters = {
   /** Makes intents and the deposit processor durable (the chains' state is the devnet's). */
   stateDir?: string | undefined
   quoteTtlSeconds?: number | undefined
+  /** Memory budget of the live blanc quotes, in bytes (default 512 MiB). */
+  quoteStoreBytes?: number | undefined
   swapFeeBps?: number | undefined
+  /** The gas prices quotes charge (default: the realistic defaults of simulator/quoting/gasPrices.ts). */
+  gas?: GasPriceTable | undefined
   /** The relayer waits this long before taking up a new intent (a slow relayer; default 0). */
   pickupDelayMs?: number | undefined
   /** How often the deposit processor polls the chains, ms (default 250). */
@@ -240,6 +265,9 @@ export async function createServices(parameters: CreateServicesParameters): Prom
       clock: devnet,
       ttlSeconds: parameters.quoteTtlSeconds ?? DEFAULT_QUOTE_TTL_SECONDS,
       faults,
+      // Each route kept as compressed JSON (~340 B): a full lifetime at the fastest rate fits the budget.
+      codec: createStoredQuoteCodec(devnet.keys.server.account),
+      maxBytes: parameters.quoteStoreBytes,
     })
     const quoting = createQuotingService({
       // The quoting's own RPC clients (batched reads, counted round trips), built here.
@@ -249,6 +277,7 @@ export async function createServices(parameters: CreateServicesParameters): Prom
       clock: devnet,
       quotes,
       swapFeeBps: parameters.swapFeeBps,
+      gas: parameters.gas,
       prices,
       faults,
     })

@@ -19,6 +19,8 @@ export const DevnetManifest = z.looseObject({
     defaultVersion: z.string(),
     strictVersion: z.boolean(),
     quoteTtlSeconds: z.number().int(),
+    /** Gas price quotes charge per running chain, gwei (`--gas-price CHAIN=GWEI`; docs/quoting.md). */
+    gasPrices: z.record(z.string(), z.string()).optional(),
   }),
   signers: z.looseObject({ server: Address, allocator: Address, relayer: Address }),
   chains: z.array(

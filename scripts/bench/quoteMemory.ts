@@ -7,6 +7,10 @@
  *    forced here: this is what the service itself gives back.
  * 2. The sweep timer: the devnet clock is moved past the quotes' lifetime and, with no new quote,
  *    the store must be empty within one sweep interval; RSS then, and after one forced GC.
+ *    Quote lifetime under load: quotes made just before the load are probed over HTTP every 5 s
+ *    (a submit with well-formed but wrong signatures: 400 while the quote is kept, 404 once it is
+ *    not); a quote's lifetime is the devnet time from its quote to its first 404. Run with
+ *    `--load 310` to hold the load for a whole 300 s lifetime.
  * 3. Bytes per stored route: heap after a forced GC, before and after `--quotes` blanc quotes
  *    kept in the store, over the routes kept; beside a baseline of the same quotes with the store
  *    emptied after each one (what quoting costs with nothing kept), in the same run.
@@ -22,7 +26,7 @@ import type autocannon from 'autocannon'
 import { parseUnits } from 'viem'
 import { tokensByChain } from '../../contracts/addresses'
 import type { QuotingServiceInstance } from '../../simulator/quoting/createQuotingService'
-import { DEFAULT_MAX_QUOTES, DEFAULT_SWEEP_INTERVAL_MS } from '../../simulator/quoting/quoteStore'
+import { DEFAULT_SWEEP_INTERVAL_MS } from '../../simulator/quoting/quoteStore'
 import { DEFAULT_QUOTE_TTL_SECONDS, startSimulator } from '../../simulator/startSimulator'
 import type { RouteRequest } from '../../spec'
 
@@ -85,13 +89,56 @@ function load(options: autocannon.Options & { bodies: string[] }) {
 }
 await sleep(5_000)
 const idleRss = process.memoryUsage().rss
-const samples: { t: number; rss: number; heap: number; heapTotal: number; quotes: number }[] = []
+const samples: { t: number; rss: number; heap: number; heapTotal: number; quotes: number; bytes: number }[] =
+  []
 const sample = (t: number) => {
   const { rss, heapUsed, heapTotal } = process.memoryUsage()
-  samples.push({ t, rss, heap: heapUsed, heapTotal, quotes: quoting.quotes.size })
+  samples.push({
+    t,
+    rss,
+    heap: heapUsed,
+    heapTotal,
+    quotes: quoting.quotes.size,
+    bytes: quoting.quotes.bytes,
+  })
+}
+// Quotes made just before the load, probed over HTTP while it runs.
+const probed = await Promise.all(
+  [0, 1, 2, 3].map(async (i) => {
+    const response = await fetch(`${sim.baseUrl}/intents/route`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-api-key': sim.apiKey,
+        'x-api-version': '2026-04.blanc',
+      },
+      body: JSON.stringify(requestFor(i)),
+    })
+    const { routes } = (await response.json()) as { routes: { intentId: string; expiresAt: number }[] }
+    return { ...routes[0]!, quotedAt: sim.devnet.now(), lastKept: 0, goneAt: undefined as number | undefined }
+  }),
+)
+const WRONG = `0x${'11'.repeat(65)}`
+async function probe() {
+  for (const quote of probed) {
+    if (quote.goneAt !== undefined) continue
+    const response = await fetch(`${sim.baseUrl}/intents/${quote.intentId}/submit`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-api-key': sim.apiKey,
+        'x-api-version': '2026-04.blanc',
+      },
+      body: JSON.stringify({ signatures: { origin: [WRONG], destination: WRONG } }),
+    })
+    await response.arrayBuffer()
+    if (response.status === 404) quote.goneAt = sim.devnet.now()
+    else quote.lastKept = sim.devnet.now()
+  }
 }
 const loadStart = Date.now()
 const sampler = setInterval(() => sample((Date.now() - loadStart) / 1000), 1_000)
+const prober = setInterval(() => void probe(), 5_000)
 const result = await load({
   url: `${sim.baseUrl}/intents/route`,
   method: 'POST',
@@ -105,7 +152,10 @@ sample((loadEnd - loadStart) / 1000)
 const atEnd = samples[samples.length - 1]
 const peak = samples.reduce((a, b) => (b.rss > a.rss ? b : a))
 const quoteRate = result.total / loadSeconds
+await probe()
 await sleep(idleSeconds * 1_000)
+clearInterval(prober)
+await probe()
 sample((Date.now() - loadStart) / 1000)
 clearInterval(sampler)
 const after = samples[samples.length - 1]
@@ -154,7 +204,16 @@ console.log(
 console.log(`| heap per route kept in the store (${stored} routes) | ${storedPerRoute.toFixed(0)} B |`)
 console.log(`| in-process blanc quote (no HTTP) | ${msPerQuote.toFixed(1)} ms |`)
 console.log(
-  `| store cap (DEFAULT_MAX_QUOTES) × heap per route | ${mb(DEFAULT_MAX_QUOTES * storedPerRoute)} |`,
+  `| quote lifetime under load (${probed.length} quotes made before it, probed every 5 s) | ${probed
+    .map((q) =>
+      q.goneAt === undefined
+        ? `kept ≥ ${q.lastKept - q.quotedAt} s (expiresAt in ${q.expiresAt - q.quotedAt} s)`
+        : `${q.goneAt - q.quotedAt} s (expiresAt ${q.expiresAt - q.quotedAt} s; last kept at ${q.lastKept - q.quotedAt} s)`,
+    )
+    .join('; ')} |`,
+)
+console.log(
+  `| store at the end of the load | ${atEnd?.quotes} routes, counted ${mb(atEnd?.bytes ?? 0)} of the ${mb(quoting.quotes.maxBytes)} budget; refused (503) ${result.non2xx} |`,
 )
 console.log(`| RSS idle, before load | ${mb(idleRss)} |`)
 console.log(

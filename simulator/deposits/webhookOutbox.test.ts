@@ -170,7 +170,12 @@ test('once the receiver answers again, events waiting out a long backoff go at o
   const now = 1_800_000_000_000
   const outbox = outboxFor(
     { url: r.url, secret: 's' },
-    { now: () => now, retry: { baseDelayMs: 60_000, maxDelayMs: 3_600_000, maxAttempts: 100 } },
+    // No probe here: this test shows a delivery waking the tenant (the probe is tested below).
+    {
+      now: () => now,
+      retry: { baseDelayMs: 60_000, maxDelayMs: 3_600_000, maxAttempts: 100 },
+      probeIntervalMs: 0,
+    },
   )
   const waiting = Array.from(
     { length: 20 },
@@ -198,6 +203,38 @@ test('once the receiver answers again, events waiting out a long backoff go at o
   const ids = r.received.map((hit) => (hit.body as { eventId: string }).eventId)
   expect(new Set(ids).size).toBe(ids.length)
   expect(ids).toEqual(expect.arrayContaining([...waiting, fresh]))
+})
+
+test('a receiver that answers again gets its waiting events within seconds, by a probe, not at its next slot', async () => {
+  const r = await receiver()
+  await r.down()
+  // The devnet clock does not move: without a probe nothing would be retried for an hour.
+  const now = 1_800_000_000_000
+  const outbox = outboxFor(
+    { url: r.url, secret: 's' },
+    {
+      now: () => now,
+      retry: { baseDelayMs: 3_600_000, maxDelayMs: 3_600_000, maxAttempts: 100, timeoutMs: 300 },
+      probeIntervalMs: 200,
+    },
+  )
+  const ids = [0, 1, 2].map(
+    (i) => outbox.enqueue({ tenant: 't', type: 'bridge-failed', data: { i } }).eventId,
+  )
+  await new Promise((resolve) => setTimeout(resolve, 1_000))
+  // Probes while the receiver is down changed nothing: one recorded attempt each, still pending.
+  expect(outbox.list('t').events.map((e) => [e.status, e.attempts.length])).toEqual([
+    ['pending', 1],
+    ['pending', 1],
+    ['pending', 1],
+  ])
+  await r.up()
+  const back = Date.now()
+  await r.waitFor(() => r.received.length === 3, 3_000)
+  expect(Date.now() - back).toBeLessThan(3_000)
+  await settled(outbox)
+  expect(r.received.map((hit) => (hit.body as { eventId: string }).eventId).sort()).toEqual([...ids].sort())
+  expect(outbox.list('t').events.every((e) => e.status === 'delivered' && e.attempts.length === 2)).toBe(true)
 })
 
 describe('durability', () => {

@@ -1,58 +1,25 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import type { WEBHOOK_EVENT_STATUSES, WebhookEvent, WebhookEventList } from '../../spec'
+import type { WebhookEvent, WebhookEventList } from '../../spec'
 import type { EventBus } from '../events/eventBus'
 import { appendJsonLineSync, readJsonLinesSync, writeJsonLinesAtomicSync } from '../util/persistence'
-import { deliverWebhook, isDelivered, type WebhookAttempt } from './deliverWebhook'
+import { deliverWebhook, isDelivered } from './deliverWebhook'
 import { type PageQuery, paginate } from './paginate'
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, type WebhookEventRecord } from './webhookRetry'
 
-/** How failed deliveries are retried. */
-export type RetryPolicy = {
-  /** Attempts per (re)send before the event is marked failed. Default 1,000 (the window ends first). */
-  maxAttempts: number
-  /** How long, in devnet-clock ms from its (re)send, an event is retried before it is failed. Default 24 h. */
-  windowMs: number
-  /** Delay before the first retry; doubles each time. Default 500 ms. */
-  baseDelayMs: number
-  /** Cap of one delay. Default 1 h. */
-  maxDelayMs: number
-  /** A receiver that has not answered by then counts as a failed attempt. Default 5 s. */
-  timeoutMs: number
-}
-
-/** The retry policy of docs/deposit-processor.md › Delivery: 24 h of devnet clock, 0.5 s doubling up to 1 h, 5 s timeout. */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 1_000,
-  windowMs: 24 * 60 * 60 * 1000,
-  baseDelayMs: 500,
-  maxDelayMs: 60 * 60 * 1000,
-  timeoutMs: 5_000,
-}
-
-/** pending: to be (re)tried; delivered: a 2xx came back; failed: retries used up; skipped: no webhookUrl was configured. */
-export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number]
-
-/** An event of the outbox, as stored. */
-export type WebhookEventRecord = {
-  seq: number
-  eventId: string
-  tenant: string
-  type: string
-  time: string
-  /** The exact body sent every time (the signature covers these bytes). */
-  body: string
-  status: WebhookEventStatus
-  attempts: WebhookAttempt[]
-  /** Attempts since the last (re)send: the retry budget counts these. */
-  round: number
-  /** Devnet-clock ms of the next attempt while pending. */
-  nextAttemptAt: number | null
-  /** Devnet-clock ms the current retry window began (the event's creation or last resend). */
-  roundStartedAt?: number | undefined
-}
+export {
+  DEFAULT_RETRY_POLICY,
+  type RetryPolicy,
+  retryDelayMs,
+  type WebhookEventRecord,
+  type WebhookEventStatus,
+} from './webhookRetry'
 
 /** Longest real time the outbox sleeps while events are pending: it notices devnet clock jumps within it. */
 const POLL_MS = 1_000
+
+/** Default real time between two probes of a failing receiver (see `probeIntervalMs`). */
+export const DEFAULT_PROBE_INTERVAL_MS = 2_000
 
 /** Where a tenant's events go right now. */
 export type WebhookTarget = { url: string; secret: string | null }
@@ -75,6 +42,13 @@ export type CreateWebhookOutboxParameters = {
   random?: (() => number) | undefined
   /** Each delivery attempt is published here (the explorer's live feed). */
   events?: Pick<EventBus, 'publish'> | undefined
+  /**
+   * Real time between probes of a receiver whose events wait out a backoff (default 2 s; 0: no
+   * probe). A probe sends the tenant's oldest waiting event early: a 2xx delivers it and wakes
+   * the tenant's other events; a failure changes nothing (not recorded, no backoff step), so a
+   * receiver that answers again gets its events within seconds, not at its next retry slot.
+   */
+  probeIntervalMs?: number | undefined
 }
 
 /** Parameters of {@link WebhookOutbox.enqueue}. */
@@ -89,16 +63,6 @@ export type EnqueueParameters = {
 
 /** The durable webhook outbox. */
 export type WebhookOutbox = ReturnType<typeof createWebhookOutbox>
-
-/** Exponential backoff with equal jitter: half the doubled delay, plus a random part of the other half. */
-export function retryDelayMs(
-  round: number,
-  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
-  random: () => number = Math.random,
-): number {
-  const delay = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, round - 1))
-  return Math.round(delay / 2 + (random() * delay) / 2)
-}
 
 /**
  * Creates the webhook outbox: every event is stored (with a stable `eventId` and its final
@@ -127,6 +91,8 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
   let seq = 0
   let running = false
   let timer: NodeJS.Timeout | undefined
+  let probeTimer: NodeJS.Timeout | undefined
+  const probeIntervalMs = parameters.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS
 
   if (logPath) {
     for (const record of readJsonLinesSync<WebhookEventRecord>(logPath)) {
@@ -180,8 +146,13 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
       if (waiting.tenant === tenant && (waiting.nextAttemptAt ?? at) > at) waiting.nextAttemptAt = at
   }
 
-  async function attempt(record: WebhookEventRecord): Promise<void> {
+  /**
+   * A probe attempt that failed changes nothing: the event keeps its place and backoff, and the
+   * attempt is not recorded (a receiver down for a day would otherwise gather thousands).
+   */
+  async function attempt(record: WebhookEventRecord, probe = false): Promise<void> {
     const target = parameters.target(record.tenant)
+    if (probe && !target) return
     if (!target) {
       record.status = 'skipped'
       record.nextAttemptAt = null
@@ -196,6 +167,7 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
       timeoutMs: policy.timeoutMs,
       time: now(),
     })
+    if (probe && !isDelivered(result)) return
     record.attempts.push(result)
     record.round += 1
     if (isDelivered(result)) {
@@ -233,9 +205,9 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
     })
   }
 
-  function launch(record: WebhookEventRecord): Promise<void> {
+  function launch(record: WebhookEventRecord, probe = false): Promise<void> {
     inFlight.add(record.eventId)
-    const flight = attempt(record)
+    const flight = attempt(record, probe)
       .catch(() => undefined)
       .finally(() => {
         inFlight.delete(record.eventId)
@@ -268,6 +240,35 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
       // Capped, so an advanced devnet clock makes due events go within POLL_MS.
       timer = setTimeout(pump, Math.min(POLL_MS, Math.max(0, nextDue - wall)))
       timer.unref()
+    }
+  }
+
+  /**
+   * Probes each tenant whose events all wait out a backoff (none in flight, none due within a
+   * probe interval): its oldest waiting event goes now, as a probe (see `probeIntervalMs`).
+   */
+  function probeWaiting(): void {
+    if (!running) return
+    const busy = new Set<string>()
+    for (const eventId of inFlight) {
+      const tenant = events.get(eventId)?.tenant
+      if (tenant !== undefined) busy.add(tenant)
+    }
+    const soon = now() + probeIntervalMs
+    const oldest = new Map<string, WebhookEventRecord>()
+    for (const record of pending) {
+      if (busy.has(record.tenant)) continue
+      if ((record.nextAttemptAt ?? 0) <= soon) {
+        busy.add(record.tenant) // it goes soon anyway: no probe needed
+        oldest.delete(record.tenant)
+        continue
+      }
+      const first = oldest.get(record.tenant)
+      if (!first || record.seq < first.seq) oldest.set(record.tenant, record)
+    }
+    for (const record of oldest.values()) {
+      if (inFlight.size >= concurrency) break
+      launch(record, true)
     }
   }
 
@@ -344,6 +345,10 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
     /** Starts delivering (pending events of a previous run first). */
     start(): void {
       running = true
+      if (probeIntervalMs > 0 && !probeTimer) {
+        probeTimer = setInterval(probeWaiting, probeIntervalMs)
+        probeTimer.unref()
+      }
       pump()
     },
 
@@ -352,6 +357,8 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
       running = false
       if (timer) clearTimeout(timer)
       timer = undefined
+      if (probeTimer) clearInterval(probeTimer)
+      probeTimer = undefined
       await Promise.all([...flights])
     },
 

@@ -27,8 +27,9 @@ export type CreateExplorerParameters = {
 const GAS_CACHE_SIZE = 10_000
 
 const intentKey = (record: IntentRecord<SignedIntent>): PageKey => ({ at: record.createdAt, id: record.id })
+// By expiry (one lifetime for every quote: the order they were made), so a page decodes only its own quotes.
 const quoteKey = (stored: StoredQuote<StoredQuotedIntent>): PageKey => ({
-  at: stored.quote.quotedAt,
+  at: stored.expiresAt,
   id: stored.intentId,
 })
 
@@ -109,6 +110,10 @@ export function createExplorer(parameters: CreateExplorerParameters): ExplorerSe
 
   return {
     async listIntents(query) {
+      if (query.search !== undefined) {
+        const found = intents.getByIntentId(query.search) ?? intents.get(query.search)
+        return { intents: found ? [summarizeIntent(found)] : [], total: found ? 1 : 0, nextCursor: null }
+      }
       const { ids, keys } = sortedIntents()
       const page = pageByKey(
         ids.map((id, index) => ({ id, key: keys[index]! })),

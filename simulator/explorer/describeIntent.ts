@@ -1,6 +1,7 @@
 import type { IntentRecord } from '../intents/intentStore'
 import type { IntentStatus } from '../intents/lifecycle'
 import type { SignedIntent } from '../intents/types'
+import { intentFees } from './intentFees'
 import type { ExplorerIntent, ExplorerTimelineStep } from './schemas'
 import { summarizeIntent } from './summarizeIntent'
 
@@ -99,6 +100,7 @@ export async function describeIntent(
     fillDeadline: record.fillDeadline,
     nonce: payload.intentOp.nonce,
     signatures: { origin: payload.originSignatures, destination: payload.destinationSignature },
+    fees: intentFees(payload.intentOp),
     timeline,
   }
 }

@@ -6,6 +6,7 @@ import {
   ExplorerIntent,
   ExplorerIntentList,
   ExplorerIntentParams,
+  ExplorerIntentsQuery,
   ExplorerPageQuery,
   ExplorerQuoteList,
   ExplorerTransaction,
@@ -62,8 +63,8 @@ export const EXPLORER_ROUTES = defineRoutes({
     method: 'GET',
     path: '/_devnet/explorer/intents',
     section: SECTION,
-    summary: 'Intents, newest first, paged (the explorer)',
-    request: { querystring: ExplorerPageQuery },
+    summary: 'Intents, newest first, paged, or found by intentId or id (the explorer)',
+    request: { querystring: ExplorerIntentsQuery },
     responses: { 200: ExplorerIntentList },
   },
   explorerIntent: {

@@ -15,6 +15,12 @@ export const ExplorerPageQuery = z.object({
 })
 export type ExplorerPageQuery = z.infer<typeof ExplorerPageQuery>
 
+/** Query of GET /_devnet/explorer/intents: a page, or with `search` the one intent whose intentId (blanc) or id it is (none: an empty list). */
+export const ExplorerIntentsQuery = ExplorerPageQuery.extend({
+  search: z.string().trim().min(1).max(100).optional(),
+})
+export type ExplorerIntentsQuery = z.infer<typeof ExplorerIntentsQuery>
+
 /** A token and a raw amount on one chain, with the devnet's symbol for it when it knows the token. DESIGN: the devnet explorer. */
 export const ExplorerTokenAmount = z.object({
   chainId: z.number().int(),
@@ -81,8 +87,25 @@ export const ExplorerTimelineStep = z.object({
 })
 export type ExplorerTimelineStep = z.infer<typeof ExplorerTimelineStep>
 
+/** An intent's fee parts in USD, as quoted (recomputed from its signed IntentOp); null: a token without a signed price. */
+export const ExplorerFees = z.object({
+  gasUsd: z.number().nullable(),
+  bridgeUsd: z.number().nullable(),
+  protocolUsd: z.number().nullable(),
+  swapUsd: z.number().nullable(),
+  settlementUsd: z.number().nullable(),
+  /** What the account gives beyond what the recipient gets, at the signed prices. */
+  totalUsd: z.number().nullable(),
+  /** Some part was paid by a sponsor (`sponsorSettings`). */
+  sponsored: z.boolean(),
+  /** The gas prices the quote charged, wei per chain id. */
+  gasPricesWei: z.record(z.string(), z.string()),
+})
+export type ExplorerFees = z.infer<typeof ExplorerFees>
+
 /** GET /_devnet/explorer/intents/{id}: the summary, the timeline and the signatures it was submitted with. DESIGN: the devnet explorer. */
 export const ExplorerIntent = ExplorerIntentSummary.extend({
+  fees: ExplorerFees,
   fillDeadline: z.number().int(),
   timeline: z.array(ExplorerTimelineStep),
   signatures: z.object({ origin: z.array(Hex), destination: Hex }),

@@ -2,6 +2,7 @@ import type {
   ExplorerChains,
   ExplorerIntent,
   ExplorerIntentList,
+  ExplorerIntentsQuery,
   ExplorerPageQuery,
   ExplorerQuoteList,
   ExplorerTransaction,
@@ -13,7 +14,8 @@ import type {
  */
 export interface ExplorerService {
   /** Intents, newest first, paged (`cursor`: the previous page's `nextCursor`). */
-  listIntents(query: ExplorerPageQuery): Promise<ExplorerIntentList>
+  /** A page of intents, newest first; with `search`, the intent whose intentId or id it is (or none). */
+  listIntents(query: ExplorerIntentsQuery): Promise<ExplorerIntentList>
   /** One intent (by id, or by its blanc intentId) with its timeline and gas used; undefined → 404. */
   getIntent(id: string): Promise<ExplorerIntent | undefined>
   /** The blanc quote store, newest first, paged. */

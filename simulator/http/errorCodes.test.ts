@@ -39,6 +39,7 @@ test('the table has the codes and statuses of the public service', () => {
       "KEY_SCOPE_DENIED": 403,
       "NOT_FOUND": 404,
       "PAYLOAD_TOO_LARGE": 413,
+      "QUOTE_STORE_FULL": 503,
       "RELAYER_MARKET_UNAVAILABLE": 503,
       "REQUEST_TIMEOUT": 408,
       "SETTLEMENT_EXECUTION_ERROR": 502,

@@ -60,6 +60,11 @@ export const ERROR_CODES = {
   SETTLEMENT_QUOTE_ERROR: { status: 502, meaning: 'The settlement layer could not quote the route.' },
   SETTLEMENT_EXECUTION_ERROR: { status: 502, meaning: 'The settlement layer failed to execute the intent.' },
   RELAYER_MARKET_UNAVAILABLE: { status: 503, meaning: 'No relayer market is available to fill the intent.' },
+  QUOTE_STORE_FULL: {
+    status: 503,
+    meaning:
+      'The quote store reached its memory budget; no new quote until older ones expire (`Retry-After`). Live quotes still submit.',
+  },
   EXTERNAL_SERVICE_TIMEOUT: {
     status: 504,
     meaning: 'A service the request depends on (e.g. a chain RPC) timed out.',

@@ -22,6 +22,7 @@ export const DOMAIN_ERROR_CODES: ReadonlyArray<readonly [ErrorClass, ErrorCode]>
   [quote.GasUnitsTooLargeError, 'VALIDATION_ERROR'],
   [quote.MissingPriceError, 'UNPROCESSABLE_CONTENT'],
   [quote.InsufficientLiquidityError, 'INSUFFICIENT_LIQUIDITY'],
+  [quote.QuoteStoreFullError, 'QUOTE_STORE_FULL'],
   [InvalidPriceError, 'VALIDATION_ERROR'],
   [SubmissionRefusedError, 'VALIDATION_ERROR'],
   [DuplicateSubmissionError, 'CONFLICT'],
@@ -48,7 +49,17 @@ export function toApiErrorOfDomain(error: unknown): ApiError | undefined {
         error instanceof UnknownFaultError
           ? `${error.shortMessage} ${error.metaMessages?.join(' ')}`
           : error.shortMessage
-      return new ApiError(code, message, { data: error.data, cause: error, docsPath: error.docsPath })
+      // A refusal that names when to come back says it the HTTP way too.
+      const headers =
+        error instanceof quote.QuoteStoreFullError
+          ? { 'retry-after': String(error.retryAfterSeconds) }
+          : undefined
+      return new ApiError(code, message, {
+        data: error.data,
+        cause: error,
+        docsPath: error.docsPath,
+        headers,
+      })
     }
   return undefined
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createFaults } from '../faults/faults'
-import { startService } from './startService'
+import { ListenError, startService } from './startService'
 import { REACHED, routeRequest } from './testing/fixtures'
 import { stubServices } from './testing/stubServices'
 
@@ -53,4 +53,13 @@ test('close() stops listening and is idempotent', async () => {
   expect(other.apiKey).toBe('devnet-key')
   await Promise.all([other.close(), other.close()])
   await expect(fetch(`${other.baseUrl}/health`)).rejects.toThrow()
+})
+
+test('a port in use is named, and said to be in use', async () => {
+  const port = Number(new URL(service.baseUrl).port)
+  const error = await startService({ port, services: stubServices(), faults: createFaults() }).catch((e) => e)
+  expect(error).toBeInstanceOf(ListenError)
+  expect((error as ListenError).shortMessage).toBe(
+    `Cannot listen on 127.0.0.1:${port}: port ${port} is already in use (another intent-devnet or another program listens on it); stop it, or choose another port with --port (0: any free port).`,
+  )
 })

@@ -14,7 +14,7 @@ export const DEFAULT_HOST = '127.0.0.1'
 
 /** Parameters of {@link startService}. */
 export type StartServiceParameters = {
-  /** Port to listen on; 0 picks a free one (default 4000). */
+  /** Port to listen on; 0 picks a free one (default 4000, as `intent-devnet up`). */
   port?: number | undefined
   host?: string | undefined
   /** The API key callers must send (default `devnet-key`). */
@@ -44,11 +44,26 @@ export type StartServiceReturnType = {
   close(): Promise<void>
 }
 
-/** Thrown when the service cannot listen (port taken, bad host). */
+/** Why a listen failed, in words: the port in use, a privileged port, a host not of this machine. */
+function listenReason(host: string, port: number, cause: unknown): string {
+  const { code, message } = (cause ?? {}) as NodeJS.ErrnoException
+  if (code === 'EADDRINUSE')
+    return `port ${port} is already in use (another intent-devnet or another program listens on it); stop it, or choose another port with --port (0: any free port)`
+  if (code === 'EACCES') return `permission denied for port ${port} (ports below 1024 need privileges)`
+  if (code === 'EADDRNOTAVAIL') return `${host} is not an address of this machine`
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host ${host} cannot be resolved`
+  return message ?? String(cause)
+}
+
+/** Thrown when the service cannot listen (port taken, bad host); the message says why. */
 export class ListenError extends BaseError {
   override name = 'Up.ListenError'
   constructor(host: string, port: number, cause: unknown) {
-    super(`Cannot listen on ${host}:${port}.`, { details: (cause as Error)?.message, cause })
+    super(`Cannot listen on ${host}:${port}: ${listenReason(host, port, cause)}.`, {
+      details: (cause as Error)?.message,
+      cause,
+      data: { host, port, code: (cause as NodeJS.ErrnoException)?.code },
+    })
   }
 }
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createEventBus } from '../events/eventBus'
-import { createQuoteStore } from '../quoting/quoteStore'
+import { QuoteStoreFullError } from '../quoting/errors'
+import { createQuoteStore, QUOTE_ENTRY_BYTES } from '../quoting/quoteStore'
 import { StateFileError } from '../util/persistence'
 import { createIntentStore, DuplicateIntentError } from './intentStore'
 import { applyIntentEvent, IllegalTransitionError, initialLifecycle } from './lifecycle'
@@ -58,18 +59,53 @@ describe('quoteStore (spec: States, rule 3)', () => {
     expect(quotes.get(later.intentId)?.quote).toBe(10)
   })
 
-  it('keeps at most maxQuotes: the oldest are forgotten (a submit for them is 404)', () => {
-    const quotes = createQuoteStore<number>({ clock: manualClock(), ttlSeconds: 300, maxQuotes: 3 })
-    const made = [0, 1, 2, 3, 4].map((n) => quotes.put(n))
-    expect(quotes.size).toBe(3)
-    expect(made.map((m) => quotes.get(m.intentId)?.quote)).toEqual([undefined, undefined, 2, 3, 4])
-    // A consumed quote put back counts again, and pushes the oldest out.
-    const taken = quotes.consume(made[2]!.intentId)!
-    quotes.put(5)
-    quotes.restore(taken)
-    expect(quotes.size).toBe(3)
-    expect(quotes.get(made[3]!.intentId)).toBeUndefined()
-    expect(quotes.get(taken.intentId)?.quote).toBe(2)
+  it('has no count cap: 100,000 quotes made in a row all answer until their expiresAt', () => {
+    const clock = manualClock()
+    const quotes = createQuoteStore<number>({ clock, ttlSeconds: 300 })
+    const made = Array.from({ length: 100_000 }, (_, n) => quotes.put(n))
+    clock.advance(299)
+    expect(made.every((m, n) => quotes.get(m.intentId)?.quote === n)).toBe(true)
+    clock.advance(1)
+    expect(quotes.get(made[99_999]!.intentId)).toBeUndefined()
+  })
+
+  it('past its memory budget it refuses new quotes (Retry-After) and forgets none', () => {
+    const clock = manualClock()
+    const codec = {
+      encode: (ns: readonly number[]) => ns.map((n) => 'x'.repeat(n)).join(','),
+      decode: (data: string) => data.split(',').map((x) => x.length),
+    }
+    const quotes = createQuoteStore<number>({
+      clock,
+      ttlSeconds: 60,
+      codec,
+      maxBytes: 3 * (QUOTE_ENTRY_BYTES + 100),
+    })
+    const made = [100, 100, 100].map((n) => quotes.put(n))
+    clock.advance(20)
+    let refused: unknown
+    try {
+      quotes.put(100)
+    } catch (error) {
+      refused = error
+    }
+    expect(refused).toBeInstanceOf(QuoteStoreFullError)
+    expect((refused as QuoteStoreFullError).retryAfterSeconds).toBe(40) // when the oldest expires
+    expect((refused as QuoteStoreFullError).data).toMatchObject({ quotes: 3 })
+    expect(made.map((m) => quotes.get(m.intentId)?.quote)).toEqual([100, 100, 100])
+    // A smaller quote that fits is still taken; a consumed one frees its room and may come back.
+    const taken = quotes.consume(made[0]!.intentId)!
+    expect(quotes.bytes).toBe(2 * (QUOTE_ENTRY_BYTES + 100))
+    const other = quotes.put(50)
+    quotes.restore(taken) // put back even over the budget: it was counted when it was made
+    expect(quotes.get(taken.intentId)?.quote).toBe(100)
+    expect(quotes.get(other.intentId)?.quote).toBe(50)
+    // Once the first ones expire there is room again.
+    clock.advance(40)
+    expect(quotes.put(100).intentId).toMatch(/^0x[0-9a-f]{32}$/)
+    quotes.sweep()
+    expect(quotes.size).toBe(2)
+    expect(quotes.bytes).toBe(QUOTE_ENTRY_BYTES + 50 + QUOTE_ENTRY_BYTES + 100)
   })
 })
 

@@ -76,6 +76,7 @@ export async function buildQuotedRoute(parameters: BuildQuotedRouteParameters): 
     plan,
     tokenPrices: Object.fromEntries([...symbols].map((s) => [s, price(s)])),
     gasPrices: costs.gasPrices,
+    l1BaseFeeWei: costs.l1BaseFeeWei,
     sponsorFee,
     fees,
     emissaryConfig,

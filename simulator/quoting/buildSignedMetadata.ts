@@ -2,6 +2,7 @@ import { zeroAddress } from 'viem'
 import type { EmissaryConfig, SignedMetadata, SponsorFee } from '../../spec'
 import type { CheckedRouteRequest } from './checkRouteRequest'
 import type { RequestFees } from './fees'
+import { L1_FEE_PARAMS, OP_STACK_CHAINS } from './gasPrices'
 import type { FundingPlan } from './types'
 
 /** Parameters of {@link buildSignedMetadata}. */
@@ -12,26 +13,30 @@ export type BuildSignedMetadataParameters = {
   tokenPrices: Record<string, number>
   /** Gas price per chain, wei. */
   gasPrices: Readonly<Record<number, bigint>>
+  /** The L1 base fee the OP-stack chains' data fees use (chain 1's gas price), wei. */
+  l1BaseFeeWei: bigint
   sponsorFee: SponsorFee
   fees: readonly RequestFees[]
   emissaryConfig: EmissaryConfig | undefined
 }
 
-/** The OP-stack chains whose `opGasParams` the spec lists. */
-const OP_STACK_CHAINS = new Set(['10', '8453'])
-
 /**
- * Placeholder L1 fee parameters of an OP-stack chain (docs/quoting.md): the devnet chain's own
- * base fee as `l1BaseFee` (a devnet value; there is no L1 behind an Anvil chain), blob base fee
- * 1 wei, and OP mainnet's Ecotone scalars. The devnet charges no L1 fee.
+ * The L1 fee parameters of the route's OP-stack chains (docs/quoting.md): the L1 base fee (chain
+ * 1's gas price in the gas price table), the blob base fee and Ecotone's scalars, the same ones
+ * the quote's gas fee charged each OP-stack transaction's L1 data with (gasPrices.ts).
  */
-const opGasParamsOf = (gasPrices: Readonly<Record<string, string>>) =>
+const opGasParamsOf = (chainIds: readonly string[], l1BaseFeeWei: bigint) =>
   Object.fromEntries(
-    Object.entries(gasPrices)
-      .filter(([chainId]) => OP_STACK_CHAINS.has(chainId))
-      .map(([chainId, wei]) => [
+    chainIds
+      .filter((chainId) => OP_STACK_CHAINS.has(Number(chainId)))
+      .map((chainId) => [
         chainId,
-        { l1BaseFee: wei, l1BlobBaseFee: '1', baseFeeScalar: '1368', blobFeeScalar: '810949' },
+        {
+          l1BaseFee: String(l1BaseFeeWei),
+          l1BlobBaseFee: String(L1_FEE_PARAMS.l1BlobBaseFeeWei),
+          baseFeeScalar: String(L1_FEE_PARAMS.baseFeeScalar),
+          blobFeeScalar: String(L1_FEE_PARAMS.blobFeeScalar),
+        },
       ]),
   )
 
@@ -73,7 +78,7 @@ export function buildSignedMetadata(parameters: BuildSignedMetadataParameters): 
   return {
     tokenPrices,
     gasPrices: gasPriceStrings,
-    opGasParams: opGasParamsOf(gasPriceStrings),
+    opGasParams: opGasParamsOf(Object.keys(gasPriceStrings), parameters.l1BaseFeeWei),
     account: {
       address: account.address,
       accountType: account.accountType,

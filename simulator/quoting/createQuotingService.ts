@@ -8,13 +8,14 @@ import type { Clock } from '../util/clock'
 import type { BalanceReader } from './createBalanceReader'
 import { InsufficientLiquidityError } from './errors'
 import { FEE_MODEL } from './fees'
+import type { GasPriceTable } from './gasPrices'
 import { type QuoteContext, quote } from './quote'
 import type { QuoteStore } from './quoteStore'
 import { type RoundTripScope, readBalances } from './readBalances'
 import { toAlpsRoute } from './toAlpsRoute'
 import { toBlancRoute } from './toBlancRoute'
 import { toPortfolio } from './toPortfolio'
-import { createSharedValues, toStoredQuote } from './toStoredQuote'
+import { toStoredQuote } from './toStoredQuote'
 import { toTokenRequirement } from './toTokenRequirement'
 import type { QuotingService, StoredQuotedIntent } from './types'
 
@@ -37,6 +38,8 @@ export type CreateQuotingServiceParameters = {
   allocatorSigner?: PrivateKeyAccount | undefined
   /** Swap fee in basis points of the swapped value (default FEE_MODEL.swapBps, 10; docs/quoting.md). */
   swapFeeBps?: number | bigint | undefined
+  /** The gas prices quotes charge (default: the realistic defaults of gasPrices.ts). */
+  gas?: GasPriceTable | undefined
 }
 
 /** The quoting service, with its quote store, price table and RPC counter. */
@@ -85,9 +88,8 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
       faults.has('quotes.balance-from-allowance')
         ? holdings.map((h) => ({ ...h, tokens: h.tokens.map((t) => ({ ...t, wallet: t.permit2Allowance })) }))
         : holdings,
+    gas: parameters.gas,
   }
-  // Parts repeated between stored routes (addresses, lock ids, prices, account blocks) are kept once.
-  const shared = createSharedValues()
   let lastCount = 0
   const counted = <T>(run: (scope: RoundTripScope) => Promise<T>) => {
     const scope = { count: 0 }
@@ -112,9 +114,11 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
       )
       if (!result.routes.length)
         throw new InsufficientLiquidityError((result.missing ?? []).map(toTokenRequirement))
-      const routes = result.routes.map((route) =>
-        toBlancRoute(route, quotes.put(toStoredQuote(route.quoted, parameters.server, shared))),
+      // The routes of one quote kept together (they share most of their text), all or none.
+      const stored = quotes.putAll(
+        result.routes.map((route) => toStoredQuote(route.quoted, parameters.server)),
       )
+      const routes = result.routes.map((route, i) => toBlancRoute(route, stored[i]!))
       // Fault: routes without their intentId break the spec's route shape.
       if (faults.has('quotes.malformed-field'))
         for (const route of routes) delete (route as Partial<typeof route>).intentId

@@ -1,16 +1,21 @@
 import type { PriceTable } from '../prices/prices'
 import type { CheckedRouteRequest } from './checkRouteRequest'
-import { estimateGas, FEE_MODEL, feesForRequest, type GasEstimate, type RequestFees, sumFees } from './fees'
+import { estimateGas, feesForRequest, type GasEstimate, type RequestFees, sumFees } from './fees'
+import { createGasPrices, type GasPriceTable } from './gasPrices'
 import { requirePrice } from './requirePrice'
 import type { ChainHoldings, FundingPlan, NeedFor } from './types'
+
+const DEFAULT_GAS = createGasPrices()
 
 /** The gas of a route and the fees of each of its requests. */
 export type RouteCost = { gas: GasEstimate; fees: RequestFees[] }
 
 /** How one quote prices its routes: the gas prices and ETH price it read, and the cost of any plan. */
 export type RouteCosts = {
-  /** Per chain: base fee + priority fee, wei. */
+  /** Per chain: the gas price quotes charge (simulator/quoting/gasPrices.ts), wei. */
   gasPrices: Record<number, bigint>
+  /** The L1 base fee the OP-stack chains' data fees use, wei. */
+  l1BaseFeeWei: bigint
   /** USD price of ETH (gas is paid in ether). */
   ethPrice: number
   /** The cost of funding from `chainIds`; with the plan, gas counts its lock ids per chain. */
@@ -26,18 +31,23 @@ export type CreateRouteCostsParameters = {
   prices: Pick<PriceTable, 'get'>
   /** The swap fee in basis points, sponsored or not (the planner charges the user's part). */
   swapFeeBps: bigint
+  /** The gas prices quotes charge (default: {@link createGasPrices}'s defaults). */
+  gas?: GasPriceTable | undefined
 }
 
 /**
- * The pricing of one quote (fees.ts, docs/quoting.md "Price"): gas price per chain = base fee +
- * 0.1 gwei, gas charged to the first request, bridge/protocol/settlement/swap fees per request.
+ * The pricing of one quote (fees.ts, docs/quoting.md "Price"): gas price per chain from the gas
+ * price table (realistic per chain, `--gas-price`), an L1 data fee on OP-stack chains, gas charged
+ * to the first request, bridge/protocol/settlement/swap fees per request.
  * Throws Quote.MissingPriceError when ETH or a requested token has no USD price.
  */
 export function createRouteCosts(parameters: CreateRouteCostsParameters): RouteCosts {
   const { checked, holdings, prices, swapFeeBps } = parameters
   const { requests, destinationChainId, minGas, sponsorship } = checked
+  const gas = parameters.gas ?? DEFAULT_GAS
   const gasPrices: Record<number, bigint> = {}
-  for (const h of holdings) gasPrices[h.chainId] = h.baseFee + FEE_MODEL.priorityFeeWei
+  for (const h of holdings) gasPrices[h.chainId] = gas.wei(h.chainId)
+  const l1DataFee = gas.l1DataFeeWei
   const ethPrice = requirePrice(prices, 'ETH')
 
   /** Lock ids a plan takes per origin chain (the number of requests when there is no plan yet). */
@@ -57,6 +67,7 @@ export function createRouteCosts(parameters: CreateRouteCostsParameters): RouteC
       destinationChainId,
       minGas,
       gasPrices,
+      l1DataFee,
     })
     const crossChain = chainIds.some((c) => c !== destinationChainId)
     const fees = requests.map((r, i) =>
@@ -89,5 +100,11 @@ export function createRouteCosts(parameters: CreateRouteCostsParameters): RouteC
     }
     return need
   }
-  return { gasPrices, ethPrice, costOf: (chainIds, plan) => costOf(chainIds, plan), needFor }
+  return {
+    gasPrices,
+    l1BaseFeeWei: gas.l1BaseFeeWei,
+    ethPrice,
+    costOf: (chainIds, plan) => costOf(chainIds, plan),
+    needFor,
+  }
 }

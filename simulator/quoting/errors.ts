@@ -73,3 +73,32 @@ export class InsufficientLiquidityError extends BaseError {
     )
   }
 }
+
+const budget = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MiB` : `${Math.ceil(bytes / 1024)} KiB`
+
+/** The facts of a {@link QuoteStoreFullError}. */
+export type QuoteStoreFullData = {
+  /** The store's memory budget, in bytes. */
+  maxBytes: number
+  /** Live quotes kept (every one still answers until its `expiresAt`). */
+  quotes: number
+  /** Seconds until the oldest live quote expires and frees room. */
+  retryAfterSeconds: number
+}
+
+/**
+ * The quote store's memory budget is reached: a new quote is refused rather than a live one
+ * forgotten (docs/quoting.md, "How long a quote lives"). Quotes already given out still submit.
+ */
+export class QuoteStoreFullError extends BaseError {
+  override name = 'Quote.QuoteStoreFullError'
+  readonly retryAfterSeconds: number
+  constructor(data: QuoteStoreFullData) {
+    super(
+      `The quote store is full (${data.quotes} live quotes, ${budget(data.maxBytes)} budget); no new quote until older ones expire. Retry in ${data.retryAfterSeconds} s.`,
+      { data, docsPath },
+    )
+    this.retryAfterSeconds = data.retryAfterSeconds
+  }
+}

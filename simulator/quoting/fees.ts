@@ -18,8 +18,11 @@ export const FEE_MODEL = {
   claimGasPerExtraId: 40_000n,
   /** Gas of a fill on the destination (without destination ops: minGas is added). */
   fillGas: 120_000n,
-  /** Priority fee added to each chain's base fee. */
+  /** Gas price of a chain the quote has no price for (0.1 gwei). */
   priorityFeeWei: 100_000_000n,
+  /** Estimated compressed size of a claim and of a fill transaction: the L1 data an OP-stack chain posts. */
+  claimBytes: 500n,
+  fillBytes: 400n,
   /** Basis points of the requested amount, when any of it comes from another chain than the destination. */
   bridgeBps: 5n,
   protocolBps: 2n,
@@ -39,12 +42,15 @@ const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b
 /** `points` basis points of `amount`, rounded up (in the service's favour). */
 export const bps = (amount: bigint, points: bigint): bigint => ceilDiv(amount * points, 10_000n)
 
-/** Gas of each origin claim and of the fill, in wei, for a plan. */
+/** Gas of each origin claim and of the fill, in wei (L1 data fee included, also shown apart), for a plan. */
 export type GasEstimate = {
-  origin: { chainId: number; gas: bigint; wei: bigint }[]
-  destination: { chainId: number; gas: bigint; wei: bigint }
+  origin: { chainId: number; gas: bigint; wei: bigint; l1Wei: bigint }[]
+  destination: { chainId: number; gas: bigint; wei: bigint; l1Wei: bigint }
   totalWei: bigint
 }
+
+/** The L1 data fee of one transaction of `bytes` on a chain, in wei (0 off the OP stack). */
+export type L1DataFee = (chainId: number, bytes: bigint) => bigint
 
 // Hot paths use module-level helpers, not named closures: tsx (esbuild keepNames) names every
 // named closure again each time it is created (an Object.defineProperty per closure per call).
@@ -57,17 +63,22 @@ export function estimateGas(parameters: {
   destinationChainId: number
   minGas: bigint
   gasPrices: Record<number, bigint>
+  /** The L1 data fee of an OP-stack transaction (default: none). */
+  l1DataFee?: L1DataFee | undefined
 }): GasEstimate {
-  const { gasPrices } = parameters
+  const { gasPrices, l1DataFee } = parameters
   const origin = parameters.origins.map(({ chainId, ids }) => {
     const gas = FEE_MODEL.claimGas + FEE_MODEL.claimGasPerExtraId * BigInt(Math.max(0, ids - 1))
-    return { chainId, gas, wei: gas * gasPriceOf(gasPrices, chainId) }
+    const l1Wei = l1DataFee ? l1DataFee(chainId, FEE_MODEL.claimBytes) : 0n
+    return { chainId, gas, wei: gas * gasPriceOf(gasPrices, chainId) + l1Wei, l1Wei }
   })
   const destGas = FEE_MODEL.fillGas + parameters.minGas
+  const destL1Wei = l1DataFee ? l1DataFee(parameters.destinationChainId, FEE_MODEL.fillBytes) : 0n
   const destination = {
     chainId: parameters.destinationChainId,
     gas: destGas,
-    wei: destGas * gasPriceOf(gasPrices, parameters.destinationChainId),
+    wei: destGas * gasPriceOf(gasPrices, parameters.destinationChainId) + destL1Wei,
+    l1Wei: destL1Wei,
   }
   return { origin, destination, totalWei: origin.reduce((s, o) => s + o.wei, destination.wei) }
 }

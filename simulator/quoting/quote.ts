@@ -10,6 +10,7 @@ import { choosePlans, type RouteSelection } from './choosePlans'
 import type { BalanceReader } from './createBalanceReader'
 import { createRouteCosts } from './createRouteCosts'
 import type { MissingPriceError } from './errors'
+import type { GasPriceTable } from './gasPrices'
 import { type RoundTripScope, readBalances } from './readBalances'
 import { requirePrice } from './requirePrice'
 import type { ChainHoldings, PlanRequest, Shortfall } from './types'
@@ -31,6 +32,8 @@ export type QuoteContext = {
   emissaryConfigs: EmissaryConfigs | undefined
   /** How the quote sees the holdings read (default: as read); the fault `quotes.balance-from-allowance` changes it. */
   seeHoldings?: ((holdings: ChainHoldings[]) => ChainHoldings[]) | undefined
+  /** The gas prices quotes charge (default: the realistic defaults, simulator/quoting/gasPrices.ts). */
+  gas?: GasPriceTable | undefined
 }
 
 /** Parameters of {@link quote}. */
@@ -76,7 +79,7 @@ export async function quote(context: QuoteContext, parameters: QuoteParameters):
   })
   const read = await readBalances(balances.chains, checked.account.address, parameters.scope)
   const holdings = context.seeHoldings ? context.seeHoldings(read) : read
-  const costs = createRouteCosts({ checked, holdings, prices, swapFeeBps })
+  const costs = createRouteCosts({ checked, holdings, prices, swapFeeBps, gas: context.gas })
   const swap = {
     userBps: checked.sponsorship.swap ? 0n : swapFeeBps,
     price: (symbol: string) => prices.get(symbol),

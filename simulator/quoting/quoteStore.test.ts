@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { Address } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
 import type { IntentOp } from '../../spec'
-import { serverSignatureDigest, signServerSignature, verifyServerSignature } from '../signing/serverSignature'
-import { createQuoteStore } from './quoteStore'
-import { compactIntentOp, createSharedValues } from './toStoredQuote'
+import { serverSignatureDigest, verifyServerSignature } from '../signing/serverSignature'
+import { createQuoteStore, QUOTE_ENTRY_BYTES } from './quoteStore'
+import { createStoredQuoteCodec } from './toStoredQuote'
+import type { StoredQuotedIntent } from './types'
 
 /** A clock that moves only when told. */
 function manualClock(start = 1_800_000_000) {
@@ -88,38 +90,93 @@ function intentOp(nonce: number, amount: string): IntentOp {
   } as unknown as IntentOp
 }
 
-describe('stored routes share their repeated parts', () => {
-  it('a compact IntentOp is the same JSON, with the same server-signature digest', async () => {
-    const original = intentOp(7, '100669926')
-    const compact = compactIntentOp(original, createSharedValues())
-    expect(JSON.stringify(compact)).toBe(JSON.stringify(original))
-    expect(serverSignatureDigest(compact)).toBe(serverSignatureDigest(original))
-    const server = privateKeyToAccount(`0x${'42'.repeat(32)}`)
-    const signed = { ...compact, serverSignature: await signServerSignature(compact, server) }
+/** A stored route around {@link intentOp}, with the bigints a route's sources and outputs carry. */
+function storedRoute(nonce: number, amount: string): StoredQuotedIntent {
+  const op = intentOp(nonce, amount)
+  return {
+    intentOp: op,
+    signedIntentOp: async () => op,
+    fundingMethod: 'COMPACT',
+    account: { address: ACCOUNT as Address, setupOps: [] },
+    destinationChainId: 8453,
+    originChainIds: [10],
+    outputs: [{ token: ACCOUNT as Address, symbol: 'USDC', decimals: 6, amount: 100_000_000n }],
+    sources: [
+      [
+        {
+          chainId: 10,
+          token: ACCOUNT as Address,
+          symbol: 'USDC',
+          decimals: 6,
+          lockId: BigInt(LOCK_ID),
+          amount: BigInt(amount),
+          kind: 'SAME',
+        },
+      ],
+    ],
+    totalCostUsd: 0.669926,
+    quotedAt: 1_800_000_000,
+  }
+}
+
+describe('stored routes are kept compressed (createStoredQuoteCodec)', () => {
+  const server = privateKeyToAccount(`0x${'42'.repeat(32)}`)
+
+  it('decodes to the same route: same JSON, bigints, and a server signature that verifies', async () => {
+    const codec = createStoredQuoteCodec(server)
+    codec.encode([storedRoute(1, '1')]) // the dictionary
+    const original = storedRoute(7, '100669926')
+    const [, decoded] = codec.decode(codec.encode([storedRoute(6, '5'), original]))
+    if (!decoded) throw new Error('no second route')
+    const { signedIntentOp: _a, ...want } = original
+    const { signedIntentOp, ...got } = decoded
+    expect(got).toEqual(want)
+    expect(typeof got.sources[0]?.[0]?.lockId).toBe('bigint')
+    expect(serverSignatureDigest(got.intentOp)).toBe(serverSignatureDigest(original.intentOp))
+    const signed = await signedIntentOp()
+    expect(signed.serverSignature).not.toBe('0x')
     expect(await verifyServerSignature(signed, server.address)).toBe(true)
+    expect(await signedIntentOp()).toBe(signed) // signed once
   })
 
-  it('two routes hold one instance of what they have in common, not of what differs', () => {
-    const shared = createSharedValues()
-    const a = compactIntentOp(intentOp(1, '100'), shared)
-    const b = compactIntentOp(intentOp(2, '200'), shared)
-    expect(b.signedMetadata.tokenPrices).toBe(a.signedMetadata.tokenPrices)
-    expect(b.signedMetadata.account).toBe(a.signedMetadata.account)
-    expect(b.elements[0]?.mandate.qualifier).toBe(a.elements[0]?.mandate.qualifier)
-    expect(b.elements[0]?.idsAndAmounts?.[0]?.[0]).toBe(a.elements[0]?.idsAndAmounts?.[0]?.[0])
-    expect(b.signedMetadata.fees).not.toBe(a.signedMetadata.fees)
-    expect(b.signedMetadata.fees).toEqual({ protocolFees: { [ACCOUNT]: '200' } })
+  it("a quote's routes keep in a small fraction of their JSON, as a one-byte string", () => {
+    const codec = createStoredQuoteCodec(server)
+    codec.encode([storedRoute(1, '1')])
+    const routes = [2, 3, 4, 5].map((n) => storedRoute(n, String(n * 100)))
+    const records = routes.map(({ signedIntentOp: _, ...record }) => record)
+    const json = JSON.stringify(records, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))
+    const data = codec.encode(routes)
+    expect(data.length).toBeLessThan(json.length / 4)
+    expect([...data].every((c) => c.charCodeAt(0) <= 0xff)).toBe(true)
   })
 
-  it('the table is bounded: values not seen again are forgotten', () => {
-    const shared = createSharedValues(10)
-    for (let i = 0; i < 1_000; i++) shared.same({ unique: i })
-    expect(shared.size).toBeLessThanOrEqual(20)
-    // A value used within every generation survives the turnover.
-    const kept = shared.same({ kept: true })
-    for (let i = 0; i < 100; i++) {
-      shared.same({ unique: `again-${i}` })
-      if (i % 5 === 0) expect(shared.same({ kept: true })).toBe(kept)
-    }
+  it('a store with the codec counts each quote at its encoded size and hands back the route', () => {
+    const quotes = createQuoteStore<StoredQuotedIntent>({
+      clock: manualClock(),
+      ttlSeconds: 300,
+      codec: createStoredQuoteCodec(server),
+      sweepIntervalMs: 0,
+    })
+    const routes = quotes.putAll([1, 2, 3].map((n) => storedRoute(n, String(n * 1000))))
+    expect(routes.map((r) => r.intentId.slice(0, 32))).toEqual(
+      Array(3).fill(routes[0]?.intentId.slice(0, 32)),
+    )
+    expect(quotes.size).toBe(3)
+    expect(quotes.bytes).toBeGreaterThan(QUOTE_ENTRY_BYTES)
+    expect(quotes.bytes).toBeLessThan(QUOTE_ENTRY_BYTES + 1_000)
+    expect(quotes.get(routes[1]!.intentId)?.quote.intentOp.nonce).toBe('2')
+    expect(quotes.list().map((stored) => stored.quote.sources[0]?.[0]?.amount)).toEqual([1000n, 2000n, 3000n])
+    // Routes of one quote are consumed one by one; the group goes with its last route.
+    const taken = quotes.consume(routes[0]!.intentId)
+    expect(taken?.quote.intentOp.nonce).toBe('1')
+    expect(quotes.get(routes[0]!.intentId)).toBeUndefined()
+    expect(quotes.size).toBe(2)
+    quotes.consume(routes[1]!.intentId)
+    quotes.consume(routes[2]!.intentId)
+    expect(quotes.bytes).toBe(0)
+    quotes.restore(taken!)
+    expect(quotes.get(routes[0]!.intentId)?.quote.intentOp.nonce).toBe('1')
+    expect(quotes.get(routes[1]!.intentId)).toBeUndefined()
+    expect(quotes.size).toBe(1)
   })
 })

@@ -106,11 +106,10 @@ export type QuotedIntent = {
 
 /**
  * What the blanc quote store keeps of a route until it is submitted (simulator/quoting/toStoredQuote.ts):
- * the IntentOp (signed at submission, its repeated parts shared between stored routes), the account's
- * address and setup ops, and what the route takes and gives. The typed data to sign, the cost, the
- * request's delegations went out in the route itself and are not needed again. A stored route takes
- * ~2.5 KB of heap (scripts/bench/quoteMemory.ts, BENCHMARKS.md), which matters under load (up to
- * 50 000 routes are kept).
+ * the IntentOp (signed at submission), the account's address and setup ops, and what the route
+ * takes and gives. The typed data to sign and the request's delegations went out in the route
+ * itself and are not needed again. The store keeps it as deflated JSON, ~340 bytes of string a
+ * route (createStoredQuoteCodec; scripts/bench/quoteMemory.ts, BENCHMARKS.md).
  */
 export type StoredQuotedIntent = Pick<
   QuotedIntent,

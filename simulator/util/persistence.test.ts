@@ -1,4 +1,13 @@
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
@@ -6,6 +15,7 @@ import {
   appendJsonLineSync,
   readJsonLinesSync,
   readJsonSync,
+  removeStaleTempFiles,
   StateFileError,
   writeJsonAtomic,
   writeJsonAtomicSync,
@@ -87,5 +97,32 @@ describe('append-only JSON lines', () => {
     appendJsonLineSync(path, { n: 2 })
     expect(readJsonLinesSync(path)).toEqual([{ n: 1, done: true }, { n: 2 }])
     expect(readdirSync(dir)).toEqual(['log.jsonl'])
+  })
+})
+
+describe('removeStaleTempFiles', () => {
+  test("removes another process's temp files, at any depth, and nothing else", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'temps-'))
+    try {
+      await mkdir(join(dir, 'intents'), { recursive: true })
+      const files = {
+        stale: join(dir, 'intents', '3.json.999999.2.tmp'),
+        staleTop: join(dir, 'devnet.json.123456.1.tmp'),
+        ours: join(dir, `anvils.json.${process.pid}.9.tmp`),
+        whole: join(dir, 'intents', '3.json'),
+        other: join(dir, 'notes.tmp'),
+      }
+      for (const path of Object.values(files)) await writeFile(path, '{}')
+      const removed = await removeStaleTempFiles(dir)
+      expect(removed.sort()).toEqual(['devnet.json.123456.1.tmp', join('intents', '3.json.999999.2.tmp')])
+      expect(
+        Object.entries(files)
+          .filter(([, path]) => existsSync(path))
+          .map(([name]) => name),
+      ).toEqual(['ours', 'whole', 'other'])
+      expect(await removeStaleTempFiles(join(dir, 'missing'))).toEqual([])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

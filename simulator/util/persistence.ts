@@ -8,8 +8,8 @@ import {
   renameSync,
   writeSync,
 } from 'node:fs'
-import { mkdir, open, rename } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { BaseError } from '../../spec/BaseError'
 
 /** A state file in the state dir exists but cannot be read back (not the JSON this module wrote). */
@@ -27,6 +27,27 @@ export class StateFileError extends BaseError {
 let temps = 0
 // Unique per write: two writes of one file in flight never share a temp file.
 const tempOf = (path: string) => `${path}.${process.pid}.${++temps}.tmp`
+/** A temp file {@link tempOf} names: `<file>.<pid>.<n>.tmp`. */
+const TEMP_FILE = /\.(\d+)\.\d+\.tmp$/
+
+/**
+ * Removes the temp files a killed process left in `dir` and below (a write cut short between
+ * its temp file and the rename): every `<file>.<pid>.<n>.tmp` not of this process. The files
+ * they were to replace are whole (old or new). Call it once no other process writes there.
+ *
+ * @example
+ * const removed = await removeStaleTempFiles(stateDir) // ['intents/12.json.4242.3.tmp']
+ */
+export async function removeStaleTempFiles(dir: string): Promise<string[]> {
+  if (!existsSync(dir)) return []
+  const names = await readdir(dir, { recursive: true })
+  const stale = names.filter((name) => {
+    const pid = TEMP_FILE.exec(name)?.[1]
+    return pid !== undefined && Number(pid) !== process.pid
+  })
+  await Promise.all(stale.map((name) => rm(join(dir, name), { force: true })))
+  return stale
+}
 
 /** Makes a rename in `dir` durable: the directory entry itself is flushed. */
 function fsyncDirSync(dir: string): void {

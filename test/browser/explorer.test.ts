@@ -29,6 +29,7 @@ let sim: Simulator
 let http: ReturnType<typeof createE2eClient>
 let page: Page
 const foreign: string[] = []
+const consoleErrors: string[] = []
 let receiver: Server
 let receiverUrl: string
 const received: { signature: string | undefined }[] = []
@@ -58,6 +59,10 @@ beforeAll(async () => {
     if (!request.url().startsWith(sim.baseUrl) && !request.url().startsWith('data:'))
       foreign.push(request.url())
   })
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text())
+  })
+  page.on('pageerror', (error) => consoleErrors.push(error.message))
 }, 120_000)
 
 afterAll(async () => {
@@ -256,8 +261,10 @@ describe('the devnet explorer, in a real browser', () => {
     await fresh.close()
   }, 30_000)
 
-  it('loaded nothing from anywhere but the devnet', () => {
+  it('loaded nothing from anywhere but the devnet, and logged no console or CSP error', () => {
     expect(foreign).toEqual([])
+    // A refused key answers 401 on purpose above; the browser logs that load as an error.
+    expect(consoleErrors.filter((text) => !/status of 401/.test(text))).toEqual([])
   })
 })
 

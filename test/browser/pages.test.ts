@@ -25,8 +25,13 @@ describe('pages a person reads, in a real browser', () => {
     if (dir) await rm(dir, { recursive: true, force: true })
   })
 
-  it('/docs renders the API reference from local assets, every spec endpoint listed', async () => {
+  it('/docs renders the API reference from local assets, every spec endpoint listed, with no console error', async () => {
     const page = await browser.newPage()
+    const errors: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') errors.push(message.text())
+    })
+    page.on('pageerror', (error) => errors.push(error.message))
     const foreign: string[] = []
     page.on('request', (request) => {
       if (!request.url().startsWith(service.baseUrl)) foreign.push(request.url())
@@ -45,6 +50,10 @@ describe('pages a person reads, in a real browser', () => {
     ])
       expect(paths).toContain(path)
     expect(foreign).toEqual([])
+    // Open an operation (Swagger UI styles it inline as it expands), then look at the console.
+    await page.click('.opblock-summary')
+    await page.waitForTimeout(500)
+    expect(errors).toEqual([])
     await page.close()
   })
 

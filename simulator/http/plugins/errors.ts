@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import { toEnvelope } from '../envelope'
 import { ApiError, ERROR_CODES, type ErrorCode } from '../errorCodes'
 import { toApiErrorOfDomain } from '../errorMapping'
+import { drainRefusedBody, lingerAfterAnswer } from '../refusedBody'
 import { TRACE_ID_HEADER } from './traceId'
 import { resolveVersion, VERSION_HEADER } from './versioning'
 
@@ -103,10 +104,16 @@ export const errors = fp(
         app.faults.has('errors.5xx-on-malformed-json'),
         app.faults.has('errors.5xx-on-oversized-body'),
       )
-      if (apiError.statusCode >= 500) logServerError(request, error)
-      // Over the body limit: keep reading (and discarding) the rest, so the client that is still
-      // sending reads the 413 instead of a reset.
-      if (apiError.statusCode === 413) request.raw.resume()
+      // A full quote store is a refusal the service means, not a failure to investigate.
+      if (apiError.statusCode >= 500 && apiError.code !== 'QUOTE_STORE_FULL') logServerError(request, error)
+      // Over the body limit: read (and discard) the rest before answering, so a client still
+      // sending reads the 413 instead of a reset; then the connection may even stay open.
+      if ((error as Partial<FastifyError>).code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+        return drainRefusedBody(request.raw).then((whole) => {
+          if (whole) reply.removeHeader('connection')
+          else lingerAfterAnswer(request.raw.socket)
+          sendApiError(request, reply, apiError)
+        })
       return sendApiError(request, reply, apiError)
     })
     app.setNotFoundHandler((request, reply) =>

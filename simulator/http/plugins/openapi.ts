@@ -128,6 +128,9 @@ const OWN_HEADERS = new Set(['content-length', 'date', 'connection', 'keep-alive
 /** One request the docs app serves: the service's URL as it came, and what the docs app did not answer itself. */
 type DocsCall = { url: string; notFound?: true; error?: unknown }
 
+/** The hash of the <style> element Swagger UI inserts at run time (what the browser asks for). */
+const SWAGGER_UI_STYLE_HASH = 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='
+
 /**
  * `/docs` (Swagger UI through @fastify/swagger-ui) loaded on its first request, not at start:
  * the package and what it requires (@fastify/static, send, glob, yaml, …) are ~100 CommonJS
@@ -171,7 +174,14 @@ function lazyDocs(
         if (call) call.error = error
         reply.code(500).send()
       })
-      await docs.register(swaggerUi, { routePrefix: DOCS_PREFIX, staticCSP: true })
+      await docs.register(swaggerUi, {
+        routePrefix: DOCS_PREFIX,
+        staticCSP: true,
+        // Swagger UI adds one <style> element of its own at run time; its hash lets it apply
+        // (test/browser/pages.test.ts fails on any CSP or console error of /docs).
+        transformStaticCSP: (header: string) =>
+          header.replace("style-src 'self' https:", `style-src 'self' https: '${SWAGGER_UI_STYLE_HASH}'`),
+      })
       await docs.ready()
       return docs
     })()

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
@@ -10,12 +10,18 @@ import { API_KEY_HEADER, DEFAULT_API_KEY } from '../plugins/auth'
 import { TRACE_ID_HEADER } from '../plugins/traceId'
 import type { RouteHandlers } from '../registerRoutes'
 
-/** The page's files, served as they are (plain HTML, CSS and JS: no build, no CDN). */
+/** The page's files, served as they are (plain HTML, CSS and JS modules: no build, no CDN). */
 const ASSET_DIR = fileURLToPath(new URL('../explorer/', import.meta.url))
-const ASSETS: Record<string, string> = {
-  'explorer.js': 'text/javascript; charset=utf-8',
-  'explorer.css': 'text/css; charset=utf-8',
+const ASSET_TYPES: Record<string, string> = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
 }
+/** Every script module and style sheet of the page's directory, by file name. */
+const assetFiles = () =>
+  readdirSync(ASSET_DIR).flatMap((name) => {
+    const type = ASSET_TYPES[name.split('.').pop() ?? '']
+    return type ? [[name, type] as const] : []
+  })
 
 /** Only this origin's files and calls: the page cannot load anything from elsewhere. */
 const CONTENT_SECURITY_POLICY =
@@ -54,7 +60,7 @@ export function explorerHandlers(app: FastifyInstance): RouteHandlers<typeof EXP
   const { explorer, events } = app.services
   const page = readFileSync(`${ASSET_DIR}index.html`, 'utf8')
   const assets = new Map(
-    Object.entries(ASSETS).map(([name, type]) => [name, { type, body: readFileSync(`${ASSET_DIR}${name}`) }]),
+    assetFiles().map(([name, type]) => [name, { type, body: readFileSync(`${ASSET_DIR}${name}`) }]),
   )
   const streams = new Set<() => void>()
   app.addHook('onClose', async () => {
