@@ -1,4 +1,3 @@
-import type { Faults } from '../faults/faults'
 import type { Clock } from '../util/clock'
 import { randomHex } from '../util/random'
 
@@ -7,8 +6,11 @@ export type CreateQuoteStoreParameters = {
   clock: Clock
   /** Lifetime of a quote in seconds (`--quote-ttl`, default 300). */
   ttlSeconds: number
-  /** Injected faults (`quotes.no-404-after-expiry`). */
-  faults?: Pick<Faults, 'has'> | undefined
+  /**
+   * Whether a stored quote has expired at `now` (default: once `now` reaches its `expiresAt`);
+   * the composition root may decorate it (simulator/faultInjection/quoting.ts).
+   */
+  isExpired?: ((stored: { expiresAt: number }, now: number) => boolean) | undefined
   /**
    * Most quotes kept (default {@link DEFAULT_MAX_QUOTES}); beyond it the oldest are forgotten, as
    * if expired (a submit answers 404). A stored blanc route takes ~2.5 KB of heap
@@ -28,6 +30,16 @@ export const DEFAULT_SWEEP_INTERVAL_MS = 10_000
  * ~200 MB, a store full of live quotes stays inside the 300 MB idle budget (issue 13).
  */
 export const DEFAULT_MAX_QUOTES = 20_000
+
+/**
+ * Whether a stored quote has expired at `now`: from its `expiresAt` on (spec: States, rule 3).
+ *
+ * @example
+ * hasExpired({ expiresAt: 100 }, 100) // true
+ */
+export function hasExpired(stored: { expiresAt: number }, now: number): boolean {
+  return now >= stored.expiresAt
+}
 
 /** A stored quote: the full intent stays on the server (spec: Differences between alps and blanc). */
 export type StoredQuote<T> = { intentId: string; expiresAt: number; quote: T }
@@ -68,13 +80,11 @@ export type QuoteStore<T> = {
 export function createQuoteStore<T>({
   clock,
   ttlSeconds,
-  faults,
+  isExpired = hasExpired,
   maxQuotes = DEFAULT_MAX_QUOTES,
   sweepIntervalMs = DEFAULT_SWEEP_INTERVAL_MS,
 }: CreateQuoteStoreParameters): QuoteStore<T> {
-  // Fault: quotes outlive their lifetime, so a late submit is not 404.
-  const expired = (stored: StoredQuote<T>) =>
-    clock.now() >= stored.expiresAt && !faults?.has('quotes.no-404-after-expiry')
+  const expired = (stored: StoredQuote<T>) => isExpired(stored, clock.now())
 
   const quotes = new Map<string, StoredQuote<T>>()
 

@@ -23,7 +23,10 @@ import { buildApp } from '../http/app'
 import type { ApiError } from '../http/errorCodes'
 import { toApiErrorOfDomain } from '../http/errorMapping'
 import { stubServices } from '../http/testing/stubServices'
+import type { VersionedQuoting } from '../http/testing/versionedQuoting'
 import { isTrustedResponse } from '../http/trustedResponse'
+import { toAlpsRoute } from '../http/versions/toAlpsRoute'
+import { toBlancRouteResponse } from '../http/versions/toBlancRoute'
 import { allocatorDigest, compactClaimArg, compactHashes } from '../settlement/contractArgs'
 import { verifyServerSignature } from '../signing/serverSignature'
 import { createBalanceClients } from './createBalanceClients'
@@ -39,7 +42,7 @@ const sdkPermit2 = require(join(sdkDir, 'execution/permit2.js'))
 const sdkCompact = require(join(sdkDir, 'execution/compact.js'))
 
 let devnet: Devnet
-let quoting: QuotingServiceInstance
+let quoting: QuotingServiceInstance & VersionedQuoting
 const USDC = (chainId: number) => tokensByChain[chainId]?.find((t) => t.symbol === 'USDC')?.address as Address
 const usdc = (n: number) => parseUnits(String(n), 6)
 
@@ -539,8 +542,16 @@ describe('HTTP', () => {
         clock: devnet,
         quoting: {
           ...quoting,
-          routeAlps: async (body) => (answers.alps = await quoting.routeAlps(body)),
-          routeBlanc: async (body) => (answers.blanc = await quoting.routeBlanc(body)),
+          quoteBest: async (body) => {
+            const result = await quoting.quoteBest(body)
+            answers.alps = toAlpsRoute(result)
+            return result
+          },
+          quoteEvery: async (body) => {
+            const kept = await quoting.quoteEvery(body)
+            answers.blanc = toBlancRouteResponse(kept) as BlancRouteResponse
+            return kept
+          },
         },
       }),
       { faults: createFaults() },
