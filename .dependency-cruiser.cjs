@@ -1,8 +1,9 @@
 // The direction of imports (docs/architecture.md): upper layers import lower ones, never the
 // reverse. `npm run check` runs this; a violation fails the build.
 //
-//   cli → startSimulator → http → intents/settlement/quoting/deposits/withdrawals → prices,
-//   signing, eip712 → devnet → faults, util        (spec and contracts: anyone)
+//   cli → startSimulator → http, faultInjection → intents/settlement/quoting/deposits/withdrawals
+//   → prices, signing, eip712 → devnet → faults, util        (spec and contracts: anyone)
+//   Only http/, faultInjection/ and the composition root know the fault switchboard (faults/).
 //
 // Tests and `testing/` helpers may reach across layers to wire what they check.
 const notTest = '\\.test\\.ts$|/testing/'
@@ -50,6 +51,17 @@ module.exports = {
       from: { path: '^simulator/http/', pathNot: notTest },
       to: { path: ['^node_modules/viem/', '^simulator/devnet/(?!devnetService\\.ts$)'] },
     },
+    {
+      name: 'domain-knows-no-faults',
+      severity: 'error',
+      comment:
+        'Faults wrap the domain, never live in it: the composition root puts the decorators of simulator/faultInjection/ around the domain services; no domain module knows the fault switchboard.',
+      from: {
+        path: '^simulator/(quoting|intents|settlement|deposits|withdrawals|signing|explorer|prices|eip712)/',
+        pathNot: notTest,
+      },
+      to: { path: '^simulator/faults/' },
+    },
     layer('util', []),
     layer('events', []),
     layer('faults', base),
@@ -63,6 +75,7 @@ module.exports = {
     layer('withdrawals', crypto),
     layer('deposits', ['prices', ...crypto]),
     layer('explorer', ['intents', 'quoting', 'prices', ...crypto]),
+    layer('faultInjection', ['intents', 'quoting', 'deposits', 'withdrawals', 'prices', ...crypto]),
     layer('http', [
       'intents',
       'settlement',

@@ -1,13 +1,21 @@
 import { writeFile } from 'node:fs/promises'
 import { tokensByChain } from '../contracts/addresses'
 import { API_VERSIONS, type DevnetManifest } from '../spec'
-import { createDepositProcessor, createDepositProcessorService, type DepositProcessor } from './deposits'
+import { createDepositProcessor, type DepositProcessor } from './deposits'
 import { type AnvilLauncher, earlyAnvilLauncher } from './devnet/anvil'
 import { type ChainSender, createChainSender } from './devnet/chainSender'
 import { type Devnet, startDevnet } from './devnet/startDevnet'
 import { createEventBus } from './events/eventBus'
 import { createExplorer } from './explorer/createExplorer'
-import { withDepositFaults, withQuotingFaults, withSignatureFaults } from './faultDecorators'
+import { depositFaultDecorators, withDepositFaults } from './faultInjection/deposits'
+import {
+  claimAfterFill,
+  withIntentFaults,
+  withSignatureFaults,
+  withVerifyFaults,
+} from './faultInjection/intents'
+import { quoteExpiry, seeHoldingsFaults, withQuotingFaults } from './faultInjection/quoting'
+import { withdrawalBound, withWithdrawalFaults } from './faultInjection/withdrawals'
 import { createFaults, type Faults } from './faults/faults'
 import type { HttpServices } from './http/domainServices'
 import { DEFAULT_API_KEY, DEFAULT_HOST, startService } from './http/startService'
@@ -222,7 +230,7 @@ export type DomainServices = {
  * @example
  * const devnet = await startDevnet({ chainIds: [10, 8453] })
  * const { services, stop } = await createServices({ devnet, faults: createFaults() })
- * await services.quoting.routeBlanc(request)
+ * await services.quoting.quoteEvery(request)
  */
 export async function createServices(parameters: CreateServicesParameters): Promise<DomainServices> {
   const { devnet, faults, stateDir, log } = parameters
@@ -240,47 +248,56 @@ export async function createServices(parameters: CreateServicesParameters): Prom
     const senders = new Map<number, ChainSender>(
       devnet.chains.map((chain) => [chain.chainId, createChainSender({ chain })]),
     )
-    const depositProcessor = createDepositProcessor({
-      chains: devnet.chains.map((chain) => ({
-        chainId: chain.chainId,
-        publicClient: chain.publicClient,
-        relayer: chain.relayerClient,
-        tokens: tokensByChain[chain.chainId] ?? [],
-        send: (tx, options) => senders.get(chain.chainId)!.send(tx, options),
-      })),
-      prices,
-      clock: devnet,
-      stateDir,
-      onError: (error) => log?.(`deposit processor: ${(error as Error).message}`),
-      log,
-      chainsMayLag: () => devnet.chainsMayLag(),
-      pollIntervalMs: parameters.depositPollIntervalMs,
+    // Faults wrap the domain (simulator/faultInjection): decorators put around the services and
+    // their parts here, so no domain module knows the switchboard.
+    const depositProcessor = withDepositFaults(
+      createDepositProcessor({
+        chains: devnet.chains.map((chain) => ({
+          chainId: chain.chainId,
+          publicClient: chain.publicClient,
+          relayer: chain.relayerClient,
+          tokens: tokensByChain[chain.chainId] ?? [],
+          send: (tx, options) => senders.get(chain.chainId)!.send(tx, options),
+        })),
+        prices,
+        clock: devnet,
+        stateDir,
+        onError: (error) => log?.(`deposit processor: ${(error as Error).message}`),
+        log,
+        chainsMayLag: () => devnet.chainsMayLag(),
+        pollIntervalMs: parameters.depositPollIntervalMs,
+        events,
+        decorate: depositFaultDecorators(faults),
+      }),
       faults,
-      events,
-    })
+    )
     await depositProcessor.start()
     stops.push(() => depositProcessor.stop())
 
     const quotes = createQuoteStore<StoredQuotedIntent>({
       clock: devnet,
       ttlSeconds: parameters.quoteTtlSeconds ?? DEFAULT_QUOTE_TTL_SECONDS,
-      faults,
       // Each route kept as compressed JSON (~340 B): a full lifetime at the fastest rate fits the budget.
       codec: createStoredQuoteCodec(devnet.keys.server.account),
       maxBytes: parameters.quoteStoreBytes,
+      isExpired: quoteExpiry(faults),
     })
-    const quoting = createQuotingService({
-      // The quoting's own RPC clients (batched reads, counted round trips), built here.
-      balances: createBalanceReader({ clients: createBalanceClients({ chains: devnet.chains }) }),
-      server: devnet.keys.server.account,
-      allocatorSigner: devnet.keys.allocator.account,
-      clock: devnet,
-      quotes,
-      swapFeeBps: parameters.swapFeeBps,
-      gas: parameters.gas,
-      prices,
+    const quoting = withQuotingFaults(
+      createQuotingService({
+        // The quoting's own RPC clients (batched reads, counted round trips), built here.
+        balances: createBalanceReader({ clients: createBalanceClients({ chains: devnet.chains }) }),
+        server: devnet.keys.server.account,
+        allocatorSigner: devnet.keys.allocator.account,
+        clock: devnet,
+        quotes,
+        swapFeeBps: parameters.swapFeeBps,
+        gas: parameters.gas,
+        prices,
+        seeHoldings: seeHoldingsFaults(faults),
+      }),
       faults,
-    })
+      devnet.chains.map((c) => c.chainId),
+    )
 
     const intentStore = createIntentStore<SignedIntent>({ stateDir, now: () => devnet.now(), events })
     await intentStore.load()
@@ -290,29 +307,35 @@ export async function createServices(parameters: CreateServicesParameters): Prom
       senders,
       pickupDelayMs: parameters.pickupDelayMs,
       log,
-      faults,
+      claimAfterFill: claimAfterFill(faults),
     })
     await settlement.start()
     stops.push(() => settlement.stop())
-    const intents = createIntentService({
-      store: intentStore,
-      relayer: settlement,
-      verify: withSignatureFaults(
-        (signed, serverAddress) => verifySubmission({ devnet, signed, serverAddress }),
-        faults,
-      ),
-      serverAddress: devnet.keys.server.address,
-      quotes,
+    const serverAddress = devnet.keys.server.address
+    const verify = withSignatureFaults(
+      (signed) => verifySubmission({ devnet, signed, serverAddress }),
       faults,
-    })
+    )
+    const intents = withIntentFaults(
+      createIntentService({
+        store: intentStore,
+        relayer: settlement,
+        verify: withVerifyFaults({ operation: verify, quoted: verify }, faults),
+        quotes,
+      }),
+      { faults, store: intentStore, relayer: settlement },
+    )
 
     const clients = Object.fromEntries(devnet.chains.map((chain) => [chain.chainId, chain.publicClient]))
-    const withdrawals = createWithdrawalService({
-      allocator: createAllocator({ signer: devnet.keys.allocator.account, clients }),
-      clients,
-      clock: devnet,
+    const withdrawals = withWithdrawalFaults(
+      createWithdrawalService({
+        allocator: createAllocator({ signer: devnet.keys.allocator.account, clients }),
+        clients,
+        clock: devnet,
+        exceeds: withdrawalBound(faults),
+      }),
       faults,
-    })
+    )
 
     const services: HttpServices = {
       clock: devnet,
@@ -338,8 +361,7 @@ export async function createServices(parameters: CreateServicesParameters): Prom
       ),
       intents,
       withdrawals,
-      depositProcessor: (tenant) =>
-        withDepositFaults(createDepositProcessorService(depositProcessor, tenant), faults),
+      depositProcessor,
       explorer: createExplorer({ intents: intentStore, quotes, chains: devnet.chains, clock: devnet }),
       events,
     }

@@ -86,7 +86,7 @@ export type ClockAdvanceResponse = z.infer<typeof ClockAdvanceResponse>
 export const QuotesResetResponse = z.object({ reset: z.literal(true) })
 export type QuotesResetResponse = z.infer<typeof QuotesResetResponse>
 
-/** Answer of GET and POST /_devnet/faults: the enabled faults and the catalogue (name → what it breaks). */
+/** Answer of GET and POST /_devnet/faults: the enabled faults and the catalogue (name → what it breaks). (DESIGN: devnet control API) */
 export const FaultsResponse = z.object({
   enabled: z.array(z.string()),
   known: z.record(z.string(), z.string()),
@@ -101,7 +101,7 @@ export type SnapshotResponse = z.infer<typeof SnapshotResponse>
 export const RevertResponse = z.object({ reverted: z.literal(true), id: z.string().min(1) })
 export type RevertResponse = z.infer<typeof RevertResponse>
 
-/** Answer of POST /_devnet/prices: every price of the table after the update (USD by symbol). */
+/** Answer of POST /_devnet/prices: every price of the table after the update (USD by symbol). (DESIGN: devnet control API) */
 export const PricesResponse = z.object({ prices: z.record(z.string(), z.number()) })
 export type PricesResponse = z.infer<typeof PricesResponse>
 

@@ -58,9 +58,9 @@ export type RouteDefinition = {
 
 /** Every version: what a route serves unless it says otherwise. */
 export const ALL_VERSIONS: readonly ApiVersion[] = API_VERSIONS
-/** Version alps only. */
+/** Version alps only (spec: Versioning §3). */
 export const ALPS_ONLY = ['2026-01.alps'] as const satisfies readonly ApiVersion[]
-/** Version blanc only. */
+/** Version blanc only (spec: Versioning §3). */
 export const BLANC_ONLY = ['2026-04.blanc'] as const satisfies readonly ApiVersion[]
 
 /** The error envelope of each version (spec: Errors; facts §1): every 4xx and 5xx answer is one. */

@@ -28,15 +28,15 @@ async function startBareTarget(parameters: { strictVersion?: boolean } = {}): Pr
     { apiKeys: [apiKey], strictVersion: parameters.strictVersion },
     {
       ...stubs,
-      quoting: { routeAlps: notBuilt, routeBlanc: notBuilt, resetQuotes: notBuilt, portfolio: notBuilt },
+      quoting: { quoteBest: notBuilt, quoteEvery: notBuilt, resetQuotes: notBuilt, portfolio: notBuilt },
       intents: {
         submitOperation: notBuilt,
         submitQuoted: notBuilt,
-        operationStatus: notBuilt,
-        intentStatus: notBuilt,
+        getIntent: notBuilt,
+        findIntent: notBuilt,
       },
       withdrawals: { withdraw: notBuilt, batchWithdraw: notBuilt },
-      depositProcessor: () => ({
+      depositProcessor: {
         setup: notBuilt,
         getSetup: notBuilt,
         register: notBuilt,
@@ -46,7 +46,7 @@ async function startBareTarget(parameters: { strictVersion?: boolean } = {}): Pr
         resendWebhookEvent: notBuilt,
         sendTestEvent: notBuilt,
         resendFailedWebhookEvents: notBuilt,
-      }),
+      },
     },
     { faults: createFaults() },
   )

@@ -59,7 +59,7 @@ const requestFor = (i: number): RouteRequest =>
     account: { address: accounts[i % accounts.length]?.address, accountType: 'EOA' },
   }) as RouteRequest
 
-for (let i = 0; i < 200; i++) await quoting.routeBlanc(requestFor(i)) // warm-up (JIT, caches)
+for (let i = 0; i < 200; i++) await quoting.quoteEvery(requestFor(i)) // warm-up (JIT, caches)
 await quoting.resetQuotes()
 
 // 1. RSS idle, under load over HTTP, and after (no GC forced).
@@ -182,13 +182,13 @@ const rssAfterGc = process.memoryUsage().rss
 let routes = 0
 let before = heapAfterGc()
 for (let i = 0; i < quoteCount; i++) {
-  routes += (await quoting.routeBlanc(requestFor(i))).routes.length
+  routes += (await quoting.quoteEvery(requestFor(i))).routes.length
   await quoting.resetQuotes()
 }
 const baselinePerRoute = (heapAfterGc() - before) / routes
 before = heapAfterGc()
 const started = performance.now()
-for (let i = 0; i < quoteCount; i++) await quoting.routeBlanc(requestFor(i))
+for (let i = 0; i < quoteCount; i++) await quoting.quoteEvery(requestFor(i))
 const msPerQuote = (performance.now() - started) / quoteCount
 const stored = quoting.quotes.size
 const storedPerRoute = (heapAfterGc() - before) / stored

@@ -25,8 +25,9 @@ import { startDevnet } from '../../simulator/devnet/startDevnet'
 import { createFaults } from '../../simulator/faults/faults'
 import { buildApp } from '../../simulator/http/app'
 import { stubServices } from '../../simulator/http/testing/stubServices'
+import type { QuoteResult } from '../../simulator/quoting/quote'
+import type { KeptRoute } from '../../simulator/quoting/quotingService'
 import { createTestQuoting } from '../../simulator/quoting/testing/createTestQuoting'
-import type { AlpsRouteResponse, BlancRouteResponse } from '../../spec'
 
 const argument = (name: string, fallback: number) => {
   const index = process.argv.indexOf(`--${name}`)
@@ -49,8 +50,8 @@ const app = await buildApp(
     clock: devnet,
     quoting: {
       ...quoting,
-      routeAlps: (request) => counted(quoting.routeAlps(request)),
-      routeBlanc: (request) => counted(quoting.routeBlanc(request)),
+      quoteBest: (request) => counted(quoting.quoteBest(request)),
+      quoteEvery: (request) => counted(quoting.quoteEvery(request)),
     },
   }),
   { faults: createFaults() },
@@ -58,15 +59,15 @@ const app = await buildApp(
 const base = await app.listen({ port: 0, host: '127.0.0.1' })
 // The HTTP floor: the same app and route, its quoting replaced by a fixed, real answer (computed
 // once below), so a request costs everything but the quote (hooks, validation, serialization, I/O).
-const fixed: { alps?: AlpsRouteResponse; blanc?: BlancRouteResponse } = {}
+const fixed: { best?: QuoteResult; every?: { routes: KeptRoute[] } } = {}
 const stubbed = await buildApp(
   { apiKeys: ['bench'] },
   stubServices({
     clock: devnet,
     quoting: {
       ...quoting,
-      routeAlps: async () => fixed.alps as AlpsRouteResponse,
-      routeBlanc: async () => fixed.blanc as BlancRouteResponse,
+      quoteBest: async () => fixed.best!,
+      quoteEvery: async () => fixed.every!,
     },
   }),
   { faults: createFaults() },
@@ -132,9 +133,9 @@ const ethCall = JSON.stringify({
   params: [{ to: addresses.multicall3, data: multicallData }, 'latest'],
 })
 
-fixed.alps = await quoting.routeAlps(JSON.parse(body))
+fixed.best = await quoting.quoteBest(JSON.parse(body))
 const alpsTrips = quoting.lastQuoteRpcRoundTrips()
-fixed.blanc = await quoting.routeBlanc(JSON.parse(body))
+fixed.every = await quoting.quoteEvery(JSON.parse(body))
 const blancTrips = quoting.lastQuoteRpcRoundTrips()
 
 const targets = [

@@ -36,7 +36,7 @@ const ms = (v: number) => `${v.toFixed(1)} ms`
 
 async function completed(service: IntentService, id: string) {
   for (;;) {
-    const status = await service.operationStatus(id)
+    const status = await service.getIntent(id)
     if (status?.status === 'COMPLETED') return
     if (status && ['FAILED', 'EXPIRED'].includes(status.status))
       throw new Error(`intent ${id}: ${JSON.stringify(status)}`)

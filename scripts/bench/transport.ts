@@ -21,7 +21,6 @@ import { loadavg } from 'node:os'
 import { http, parseUnits } from 'viem'
 import { tokensByChain } from '../../contracts/addresses'
 import { startDevnet } from '../../simulator/devnet/startDevnet'
-import { createFaults } from '../../simulator/faults/faults'
 import { createPriceTable } from '../../simulator/prices/prices'
 import {
   type BalanceTransport,
@@ -74,7 +73,6 @@ const requestFor = (address: `0x${string}`): RouteRequest => ({
   account: { address, accountType: 'EOA' },
 })
 const requests = accounts.map(requestFor)
-const faults = createFaults()
 
 type Setup = { name: string; balances: BalanceReader; quoting: QuotingServiceInstance }
 const setups: Setup[] = variants.map(({ name, transport }) => {
@@ -85,9 +83,8 @@ const setups: Setup[] = variants.map(({ name, transport }) => {
     balances,
     server: devnet.keys.server.account,
     clock: devnet,
-    quotes: createQuoteStore<StoredQuotedIntent>({ clock: devnet, ttlSeconds: 300, faults }),
+    quotes: createQuoteStore<StoredQuotedIntent>({ clock: devnet, ttlSeconds: 300 }),
     prices: createPriceTable(),
-    faults,
   })
   return { name, balances, quoting }
 })
@@ -120,12 +117,12 @@ const workloads: Workload[] = [
   {
     name: 'alps quotes, 32 concurrent, 8 accounts',
     run: (s, until) =>
-      loops(32, until, (i) => s.quoting.routeAlps(requests[i % requests.length] as RouteRequest)),
+      loops(32, until, (i) => s.quoting.quoteBest(requests[i % requests.length] as RouteRequest)),
   },
   {
     name: 'blanc quotes, 32 concurrent, 8 accounts',
     run: (s, until) =>
-      loops(32, until, (i) => s.quoting.routeBlanc(requests[i % requests.length] as RouteRequest)),
+      loops(32, until, (i) => s.quoting.quoteEvery(requests[i % requests.length] as RouteRequest)),
   },
 ]
 

@@ -23,7 +23,6 @@ import { tenantIdOf } from '../../simulator/deposits/tenants'
 import { startTestChains } from '../../simulator/deposits/testing/startTestChains'
 import { DEFAULT_RETRY_POLICY } from '../../simulator/deposits/webhookOutbox'
 import { createEventBus } from '../../simulator/events/eventBus'
-import { createFaults } from '../../simulator/faults/faults'
 import { createPriceTable } from '../../simulator/prices/prices'
 import { createSystemClock } from '../../simulator/util/clock'
 import type { WebhookEvent } from '../../spec'
@@ -45,7 +44,6 @@ const processor = createDepositProcessor({
   chains: chains.chains,
   prices: createPriceTable(),
   clock,
-  faults: createFaults(),
   events: createEventBus(),
   pollIntervalMs: 100,
 })

@@ -14,7 +14,6 @@ import { signWebhookBody } from '../../simulator/deposits/signWebhook'
 import { startTestChains } from '../../simulator/deposits/testing/startTestChains'
 import { createWebhookOutbox } from '../../simulator/deposits/webhookOutbox'
 import { createEventBus } from '../../simulator/events/eventBus'
-import { createFaults } from '../../simulator/faults/faults'
 import { createPriceTable } from '../../simulator/prices/prices'
 import { createSystemClock } from '../../simulator/util/clock'
 
@@ -39,7 +38,6 @@ async function latency() {
     chains: chains.chains,
     prices: createPriceTable(),
     clock: createSystemClock(),
-    faults: createFaults(),
     events: createEventBus(),
     pollIntervalMs: POLL_MS,
   })

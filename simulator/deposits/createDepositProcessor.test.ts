@@ -5,7 +5,6 @@ import { type Address, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startWebhookInbox, type WebhookInboxReceiver } from '../../conformance/runner/webhookReceiver'
 import { createEventBus } from '../events/eventBus'
-import { createFaults } from '../faults/faults'
 import { createPriceTable, type PriceTable } from '../prices/prices'
 import { createSystemClock } from '../util/clock'
 import { createDepositProcessor, type DepositProcessor } from './createDepositProcessor'
@@ -39,7 +38,6 @@ function newProcessor(prices: PriceTable, stateDir?: string): DepositProcessor {
     chains: chains.chains,
     prices,
     clock: createSystemClock(),
-    faults: createFaults(),
     events: createEventBus(),
     stateDir,
     pollIntervalMs: null,
@@ -383,7 +381,6 @@ describe('restart with a state dir', () => {
         chains: chainList,
         prices,
         clock: createSystemClock(),
-        faults: createFaults(),
         events: createEventBus(),
         stateDir,
         pollIntervalMs: null,

@@ -9,7 +9,6 @@ import type {
   WebhookEventList,
 } from '../../spec'
 import type { EventBus } from '../events/eventBus'
-import type { Faults } from '../faults/faults'
 import type { PriceTable } from '../prices/prices'
 import type { DepositProcessorConfiguration } from './configStore'
 import { createDepositStore } from './createDepositStore'
@@ -18,11 +17,12 @@ import { type DepositPage, getDeposit, listDeposits } from './listDeposits'
 import type { PageQuery } from './paginate'
 import { reconcileWithChains } from './reconcileWithChains'
 import { registerAccount } from './registerAccount'
-import { resolveWebhookTarget } from './resolveWebhookTarget'
+import { type ResolveWebhookTarget, resolveWebhookTarget } from './resolveWebhookTarget'
+import { evaluateDeposit } from './rules'
 import { setupTenant } from './setupTenant'
 import { tenantIdOf } from './tenants'
 import { createTokenDirectory } from './tokenDirectory'
-import type { DepositChain, DepositContext } from './types'
+import type { DepositChain, DepositContext, EvaluateDeposit } from './types'
 import { watchDeposits } from './watchDeposits'
 import { createWebhookOutbox, type RetryPolicy, type WebhookOutbox } from './webhookOutbox'
 
@@ -33,8 +33,11 @@ export type CreateDepositProcessorParameters = {
   prices: PriceTable
   /** The devnet clock (timestamps of deposits and events). */
   clock: { nowMs(): number }
-  /** The simulator's fault registry (`deposits.*` and `webhooks.*` faults). */
-  faults: Faults
+  /**
+   * Decorators the composition root puts around the processor's parts: the deposit rules and
+   * the webhook target (the simulator's fault injection, simulator/faultInjection/deposits.ts).
+   */
+  decorate?: DepositProcessorDecorators | undefined
   /** Each deposit step and webhook delivery attempt is published here (the explorer's live feed). */
   events: Pick<EventBus, 'publish'>
   /** With a dir, configuration, registrations, deposits, chain cursors and the outbox survive a restart. */
@@ -50,6 +53,12 @@ export type CreateDepositProcessorParameters = {
   log?: ((line: string) => void) | undefined
   /** Called with errors of the automatic poll (the poll carries on). */
   onError?: ((error: unknown) => void) | undefined
+}
+
+/** Decorators of the processor's parts, each given the part and answering the part to use. */
+export type DepositProcessorDecorators = {
+  evaluate?: ((evaluate: EvaluateDeposit) => EvaluateDeposit) | undefined
+  webhookTarget?: ((target: ResolveWebhookTarget) => ResolveWebhookTarget) | undefined
 }
 
 /** The deposit processor; every method taking `tenant` acts for that API key only. */
@@ -91,20 +100,20 @@ export type DepositProcessor = {
  * Creates the deposit processor: per-tenant configuration, a watcher over every chain, the
  * rules (TOKEN-3, BALANCE-3, BRIDGE-5), real payouts by the relayer on the target chain, and
  * the signed webhook outbox. It builds none of its collaborators: chains come with their
- * relayer's shared sender, and the clock and faults are the devnet's.
+ * relayer's shared sender, and the clock is the devnet's.
  *
  * @example
- * const processor = createDepositProcessor({ chains, prices, clock: devnet, faults, events, stateDir: '.state' })
+ * const processor = createDepositProcessor({ chains, prices, clock: devnet, events, stateDir: '.state' })
  * await processor.start()
  * await processor.setup('api-key', { webhookUrl: 'http://127.0.0.1:9000/hook', webhookSecret: 's' })
  * await processor.register('api-key', { account, targetChainId: 8453 })
  */
 export function createDepositProcessor(parameters: CreateDepositProcessorParameters): DepositProcessor {
-  const { clock, faults, events } = parameters
+  const { clock, events, decorate = {} } = parameters
   const tokens = createTokenDirectory(Object.fromEntries(parameters.chains.map((c) => [c.chainId, c.tokens])))
   const store = createDepositStore({ tokens, stateDir: parameters.stateDir, clock })
   const outbox = createWebhookOutbox({
-    target: resolveWebhookTarget(store.config, faults),
+    target: (decorate.webhookTarget ?? ((target) => target))(resolveWebhookTarget(store.config)),
     stateDir: parameters.stateDir,
     retry: parameters.webhooks?.retry,
     concurrency: parameters.webhooks?.concurrency,
@@ -117,7 +126,7 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
     store,
     outbox,
     prices: parameters.prices,
-    faults,
+    evaluate: (decorate.evaluate ?? ((evaluate) => evaluate))(evaluateDeposit),
     events,
   }
   const watcher = watchDeposits(context, {

@@ -19,7 +19,6 @@ export {
 } from './createDepositStore'
 export { deliverWebhook, isDelivered, type WebhookAttempt } from './deliverWebhook'
 export { BRIDGE_ERROR_CODE, type DepositEventType, depositEventId } from './depositEvents'
-export { createDepositProcessorService } from './depositProcessorService'
 export type { DepositRecord, DepositStatus, DepositView } from './depositRecord'
 export { AccountTakenError, InvalidConfigurationError, StateFileError } from './errors'
 export { type DepositPage, getDeposit, listDeposits } from './listDeposits'
@@ -39,7 +38,7 @@ export { scanDeposits } from './scanDeposits'
 export { signWebhookBody, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from './signWebhook'
 export { tenantIdOf } from './tenants'
 export { createTokenDirectory, NATIVE_TOKEN, type TokenDirectory } from './tokenDirectory'
-export type { DepositChain, DepositContext, DepositProcessorService, SendRelayerTransaction } from './types'
+export type { DepositChain, DepositContext, SendRelayerTransaction } from './types'
 export { type DepositWatcher, watchDeposits } from './watchDeposits'
 export {
   createWebhookOutbox,

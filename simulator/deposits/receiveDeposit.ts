@@ -3,15 +3,7 @@ import type { ObservedDeposit } from './chainWatcher'
 import { BRIDGE_ERROR_CODE, emitDepositEvent, failDeposit } from './depositEvents'
 import type { DepositRecord } from './depositRecord'
 import { resolveTargetToken } from './resolveTargetToken'
-import { evaluateDeposit } from './rules'
 import type { DepositContext } from './types'
-
-/** The code a rejected deposit reports under the fault `deposits.wrong-error-code`. */
-const WRONG_ERROR_CODE: Record<string, string> = {
-  'TOKEN-3': 'BALANCE-3',
-  'BALANCE-3': 'TOKEN-3',
-  'BRIDGE-5': 'BALANCE-3',
-}
 
 /**
  * Records a newly seen deposit to a registered account (`deposit-received`) and applies the
@@ -24,7 +16,7 @@ export function receiveDeposit(
   context: DepositContext,
   observed: ObservedDeposit,
 ): DepositRecord | undefined {
-  const { store, tokens, faults } = context
+  const { store, tokens } = context
   const registration = store.config.registration(observed.account)
   if (!registration || store.deposits.has(observed.id)) return undefined
   const token = tokens.token(observed.chainId, observed.token)
@@ -50,20 +42,17 @@ export function receiveDeposit(
   emitDepositEvent(context, record, 'deposit-received', {})
   const targetToken = resolveTargetToken(tokens, registration, token)
   const config = store.config.config(registration.tenant)
-  const verdict = evaluateDeposit({
+  const verdict = context.evaluate({
     chainId: observed.chainId,
     token,
     tokenAddress: observed.token,
     amount: observed.amount,
     targetToken,
-    config: faults.has('deposits.ignore-whitelist') ? { ...config, depositWhitelist: {} } : config,
+    config,
     prices: context.prices,
   })
   if (!verdict.accepted) {
-    const errorCode = faults.has('deposits.wrong-error-code')
-      ? (WRONG_ERROR_CODE[verdict.errorCode] ?? verdict.errorCode)
-      : verdict.errorCode
-    failDeposit(context, record, 'rejected', errorCode, verdict.message)
+    failDeposit(context, record, 'rejected', verdict.errorCode, verdict.message)
   } else if (!targetToken)
     failDeposit(
       context,

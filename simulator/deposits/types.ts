@@ -1,23 +1,10 @@
 import type { Address, Chain, Hash, Hex, LocalAccount, PublicClient, Transport, WalletClient } from 'viem'
 import type { TokenInfo } from '../../contracts/addresses'
-import type {
-  Deposit,
-  DepositList,
-  DepositListQuery,
-  DepositProcessorConfig,
-  DepositProcessorRegisterRequest,
-  DepositProcessorRegisterResponse,
-  DepositProcessorSetupRequest,
-  DepositProcessorSetupResponse,
-  WebhookEvent,
-  WebhookEventList,
-  WebhookEventListQuery,
-} from '../../spec'
 import type { SendOptions } from '../devnet/chainSender'
 import type { EventBus } from '../events/eventBus'
-import type { Faults } from '../faults/faults'
 import type { PriceTable } from '../prices/prices'
 import type { DepositStore } from './createDepositStore'
+import type { EvaluateDepositParameters, EvaluateDepositReturnType } from './rules'
 import type { TokenDirectory } from './tokenDirectory'
 import type { WebhookOutbox } from './webhookOutbox'
 
@@ -42,35 +29,18 @@ export type DepositChain = {
   send: SendRelayerTransaction
 }
 
-/** What every action of the processor works with: the chains, the store (and its clock), the outbox, the devnet's prices and faults. */
+/** The deposit rules (rules.ts `evaluateDeposit`, or a decorator the composition root puts around it). */
+export type EvaluateDeposit = (parameters: EvaluateDepositParameters) => EvaluateDepositReturnType
+
+/** What every action of the processor works with: the chains, the store (and its clock), the outbox, the rules and the devnet's prices. */
 export type DepositContext = {
   chains: ReadonlyMap<number, DepositChain>
   tokens: TokenDirectory
   store: DepositStore
   outbox: WebhookOutbox
   prices: PriceTable
-  faults: Faults
+  /** The deposit rules a deposit is judged by. */
+  evaluate: EvaluateDeposit
   /** Each step of a deposit is published here (the explorer's live feed). */
   events: Pick<EventBus, 'publish'>
-}
-
-/**
- * The deposit processor's configuration, deposits and webhook outbox, for one tenant (API key).
- * Setup and register throw `DepositProcessor.InvalidConfigurationError` or
- * `DepositProcessor.AccountTakenError` for what the schemas accept but the devnet cannot honour.
- */
-export interface DepositProcessorService {
-  setup(params: DepositProcessorSetupRequest['params']): Promise<DepositProcessorSetupResponse>
-  getSetup(): Promise<DepositProcessorConfig>
-  register(request: DepositProcessorRegisterRequest): Promise<DepositProcessorRegisterResponse>
-  listDeposits(query: DepositListQuery): Promise<DepositList>
-  /** undefined → 404. */
-  getDeposit(id: string): Promise<Deposit | undefined>
-  listWebhookEvents(query: WebhookEventListQuery): Promise<WebhookEventList>
-  /** undefined → 404. */
-  resendWebhookEvent(id: string): Promise<WebhookEvent | undefined>
-  /** Queues every failed event again (at most `limit`), each with a fresh retry window; answers their ids. */
-  resendFailedWebhookEvents?(limit?: number): Promise<string[]>
-  /** Queues a test event (`test: true`) for the configured webhook (facts §1). */
-  sendTestEvent(): Promise<WebhookEvent>
 }

@@ -567,15 +567,18 @@ describe('every endpoint is routed: a valid request reaches its service', () => 
 
 describe('quotes are sent as built', () => {
   test('the route marks a quoting answer trusted: it is sent without a second zod pass', async () => {
-    // A body the response schema would refuse: sent as is proves the route trusted it (and the
-    // quoting tests prove real quotes are exactly what the schema would send).
-    const built = { routes: [{ notInTheSchema: true }] }
+    // A blanc answer the response schema would refuse (no route): sent as is proves the route
+    // trusted it (and the quoting tests prove real quotes are exactly what the schema would
+    // send, alps included: quoting.test.ts "through the app").
+    const built = { routes: [] }
     const quoted = await testApp(
       {},
       {
         quoting: {
-          routeAlps: async () => built as never,
-          routeBlanc: async () => built as never,
+          quoteBest: async () => {
+            throw new Error('not in this test')
+          },
+          quoteEvery: async () => built,
           resetQuotes: async () => {},
           portfolio: async () => ({ portfolio: [] }),
         },
@@ -584,7 +587,6 @@ describe('quotes are sent as built', () => {
     try {
       for (const [url, version] of [
         ['/intents/route', BLANC],
-        ['/intents/route', ALPS],
         ['/quotes', BLANC],
       ] as const) {
         const r = await quoted.request({

@@ -1,10 +1,10 @@
-import type { DepositProcessorService } from '../deposits/types'
+import type { DepositProcessor } from '../deposits/createDepositProcessor'
 import type { DevnetService } from '../devnet/devnetService'
 import type { EventBus } from '../events/eventBus'
 import type { ExplorerService } from '../explorer/types'
 import type { IntentService } from '../intents/types'
 import type { PriceService } from '../prices/prices'
-import type { QuotingService } from '../quoting/types'
+import type { QuotingService } from '../quoting/quotingService'
 import type { Clock } from '../util/clock'
 import type { WithdrawalService } from '../withdrawals/types'
 
@@ -21,10 +21,21 @@ export type HttpServices = {
   intents: IntentService
   withdrawals: WithdrawalService
   /**
-   * The deposit processor for one tenant: configuration, deposits and events belong to the API
-   * key, and two keys never see each other's.
+   * The deposit processor: every call names the tenant (the caller's API key, `request.tenant`),
+   * so configuration, deposits and events belong to the key, and two keys never see each other's.
    */
-  depositProcessor: (tenant: string) => DepositProcessorService
+  depositProcessor: Pick<
+    DepositProcessor,
+    | 'setup'
+    | 'getSetup'
+    | 'register'
+    | 'listDeposits'
+    | 'getDeposit'
+    | 'listWebhookEvents'
+    | 'resendWebhookEvent'
+    | 'resendFailedWebhookEvents'
+    | 'sendTestEvent'
+  >
   prices: PriceService
   /** The explorer's read model (`/_devnet/explorer/…`). */
   explorer: ExplorerService

@@ -36,7 +36,7 @@ test('a real listening server answers over HTTP with the contract', async () => 
   const body = await valid.json()
   expect(body).toMatchObject({
     code: 'UNPROCESSABLE_CONTENT',
-    details: { stub: 'quoting.routeBlanc' },
+    details: { stub: 'quoting.quoteEvery' },
     traceId: valid.headers.get('x-trace-id'),
   })
 

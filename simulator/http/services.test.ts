@@ -27,10 +27,10 @@ const intents: IntentService = {
     calls.push({ intentId, request })
     return { intentId, status: 'PENDING' }
   },
-  async operationStatus() {
+  async getIntent() {
     return undefined
   },
-  async intentStatus() {
+  async findIntent() {
     return undefined
   },
 }

@@ -31,6 +31,8 @@ declare module 'fastify' {
     httpConfig: HttpConfig
   }
   interface FastifyRequest {
+    /** The caller's tenant: its API key (the auth plugin sets it; '' on public routes). */
+    tenant: string
     /** The API version the request is served as (alps when the header is absent or unusable). */
     apiVersion: ApiVersion
     /** Set when the `x-api-version` header was missing, malformed or unknown. */

@@ -1,14 +1,13 @@
 import type { Address, Hex } from 'viem'
 import type {
-  BlancIntentStatus,
   BlancSubmitRequest,
   BlancSubmitResponse,
   IntentOp,
-  IntentStatus,
   SubmissionResult,
   SubmitIntentOperationRequest,
 } from '../../spec'
 import type { SubmissionProblem } from './errors'
+import type { IntentRecord } from './intentStore'
 
 /** Accepts signed intents and reports their status. */
 export interface IntentService {
@@ -16,10 +15,10 @@ export interface IntentService {
   submitOperation(request: SubmitIntentOperationRequest): Promise<SubmissionResult>
   /** POST /intents/{intentId}/submit and POST /intents (blanc): answered with 201; an unknown quote throws `Intent.QuoteNotFoundError`. */
   submitQuoted(intentId: string, request: BlancSubmitRequest): Promise<BlancSubmitResponse>
-  /** GET /intent-operation/{id} (alps); undefined → 404. */
-  operationStatus(id: string): Promise<IntentStatus | undefined>
-  /** GET /intents/{id} (blanc); undefined → 404. */
-  intentStatus(id: string): Promise<BlancIntentStatus | undefined>
+  /** The intent of an id (`GET /intent-operation/{id}`); undefined → 404. */
+  getIntent(id: string): Promise<IntentRecord<SignedIntent> | undefined>
+  /** The intent of a quoted intentId, or else of an id (`GET /intents/{id}`); undefined → 404. */
+  findIntent(idOrIntentId: string): Promise<IntentRecord<SignedIntent> | undefined>
 }
 
 /** A submitted intent as the service keeps it: the IntentOp and the caller's signatures. */
@@ -52,11 +51,8 @@ export interface Relayer {
 }
 
 /**
- * Checks a submission before it is accepted (signatures, contents, deadlines); an empty answer
- * means it may be accepted. `serverAddress`: the key whose server signature the intentOp must
- * carry (undefined skips that check).
+ * Checks a submission before it is accepted (signatures, server signature, contents,
+ * deadlines); an empty answer means it may be accepted. The composition root binds the server
+ * key it checks against.
  */
-export type VerifySubmission = (
-  signed: SignedIntent,
-  serverAddress: Address | undefined,
-) => Promise<SubmissionProblem[]>
+export type VerifySubmission = (signed: SignedIntent) => Promise<SubmissionProblem[]>

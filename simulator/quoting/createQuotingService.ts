@@ -1,7 +1,5 @@
 import { getAddress } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
-import type { BlancRouteResponse } from '../../spec'
-import type { Faults } from '../faults/faults'
 import type { PriceTable } from '../prices/prices'
 import { createEmissaryConfigs } from '../signing/emissary'
 import type { Clock } from '../util/clock'
@@ -11,13 +9,12 @@ import { FEE_MODEL } from './fees'
 import type { GasPriceTable } from './gasPrices'
 import { type QuoteContext, quote } from './quote'
 import type { QuoteStore } from './quoteStore'
+import type { KeptRoute, QuotingService } from './quotingService'
 import { type RoundTripScope, readBalances } from './readBalances'
-import { toAlpsRoute } from './toAlpsRoute'
-import { toBlancRoute } from './toBlancRoute'
 import { toPortfolio } from './toPortfolio'
 import { toStoredQuote } from './toStoredQuote'
 import { toTokenRequirement } from './toTokenRequirement'
-import type { QuotingService, StoredQuotedIntent } from './types'
+import type { StoredQuotedIntent } from './types'
 
 /** Parameters of {@link createQuotingService}. */
 export type CreateQuotingServiceParameters = {
@@ -32,10 +29,13 @@ export type CreateQuotingServiceParameters = {
   /** The blanc quote store (simulator/quoting/quoteStore.ts); the intent service consumes from it. */
   quotes: QuoteStore<StoredQuotedIntent>
   prices: PriceTable
-  /** Injected faults (`quotes.malformed-field`, `quotes.balance-from-allowance`). */
-  faults: Pick<Faults, 'has'>
   /** The allocator's signer (devnet.keys.allocator.account): signs `account.emissaryConfig`; without it quotes omit emissaryConfig. */
   allocatorSigner?: PrivateKeyAccount | undefined
+  /**
+   * How the quote sees the balances it read (default: as read); the composition root may
+   * decorate it (simulator/faultInjection/quoting.ts).
+   */
+  seeHoldings?: QuoteContext['seeHoldings']
   /** Swap fee in basis points of the swapped value (default FEE_MODEL.swapBps, 10; docs/quoting.md). */
   swapFeeBps?: number | bigint | undefined
   /** The gas prices quotes charge (default: the realistic defaults of gasPrices.ts). */
@@ -53,23 +53,23 @@ export type QuotingServiceInstance = QuotingService & {
 }
 
 /**
- * The quoting service behind `POST /intents/route` (alps and blanc) and `POST /quotes`: reads
- * balances (one Multicall3 per chain), plans funding, prices, builds and signs the IntentOp
- * (`quote`), and answers alps (`toAlpsRoute`) or blanc (`toBlancRoute`, routes kept in the store).
+ * The quoting service behind `POST /intents/route` and `POST /quotes`: reads balances (one
+ * Multicall3 per chain), plans funding, prices, builds and signs the IntentOp (`quote`); the best
+ * route signed now (`quoteBest`), or every route kept in the quote store (`quoteEvery`). Version
+ * neutral: simulator/http/versions shapes the alps and blanc answers.
  *
  * @example
  * const quoting = createQuotingService({
  *   balances: createBalanceReader({ clients: createBalanceClients({ chains: devnet.chains }) }),
  *   server: devnet.keys.server.account,
  *   clock: devnet,
- *   quotes: createQuoteStore({ clock: devnet, ttlSeconds: 300, faults }),
+ *   quotes: createQuoteStore({ clock: devnet, ttlSeconds: 300 }),
  *   prices: createPriceTable(),
- *   faults,
  * })
- * const { routes } = await quoting.routeBlanc(request)
+ * const { routes } = await quoting.quoteEvery(request)
  */
 export function createQuotingService(parameters: CreateQuotingServiceParameters): QuotingServiceInstance {
-  const { balances, quotes, prices, faults } = parameters
+  const { balances, quotes, prices } = parameters
   const swapFeeBps = BigInt(parameters.swapFeeBps ?? FEE_MODEL.swapBps)
   if (swapFeeBps < 0n || swapFeeBps >= 10_000n) throw new RangeError('swapFeeBps must be in [0, 10000).')
   const context: QuoteContext = {
@@ -83,11 +83,7 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
     emissaryConfigs: parameters.allocatorSigner
       ? createEmissaryConfigs({ allocatorSigner: parameters.allocatorSigner })
       : undefined,
-    // Fault: the wallet balance read from the Permit2-allowance slot.
-    seeHoldings: (holdings) =>
-      faults.has('quotes.balance-from-allowance')
-        ? holdings.map((h) => ({ ...h, tokens: h.tokens.map((t) => ({ ...t, wallet: t.permit2Allowance })) }))
-        : holdings,
+    seeHoldings: parameters.seeHoldings,
     gas: parameters.gas,
   }
   let lastCount = 0
@@ -104,11 +100,9 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
     prices,
     lastQuoteRpcRoundTrips: () => lastCount,
     rpcRoundTrips: () => balances.rpc.count,
-    async routeAlps(request) {
-      const result = await counted((scope) => quote(context, { request, routes: 'best', sign: 'now', scope }))
-      return toAlpsRoute(result)
-    },
-    async routeBlanc(request) {
+    quoteBest: (request) =>
+      counted((scope) => quote(context, { request, routes: 'best', sign: 'now', scope })),
+    async quoteEvery(request) {
       const result = await counted((scope) =>
         quote(context, { request, routes: 'every', sign: 'onSubmit', scope }),
       )
@@ -118,11 +112,11 @@ export function createQuotingService(parameters: CreateQuotingServiceParameters)
       const stored = quotes.putAll(
         result.routes.map((route) => toStoredQuote(route.quoted, parameters.server)),
       )
-      const routes = result.routes.map((route, i) => toBlancRoute(route, stored[i]!))
-      // Fault: routes without their intentId break the spec's route shape.
-      if (faults.has('quotes.malformed-field'))
-        for (const route of routes) delete (route as Partial<typeof route>).intentId
-      return { routes } satisfies BlancRouteResponse
+      const routes = result.routes.map((route, i): KeptRoute => {
+        const { intentId, expiresAt } = stored[i]!
+        return { route, intentId, expiresAt }
+      })
+      return { routes }
     },
     async resetQuotes() {
       quotes.reset()

@@ -22,6 +22,7 @@ import { AlpsRouteResponse, EmissaryConfig, type IntentOp } from '../../spec'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { type Devnet, startDevnet } from '../devnet/startDevnet'
 import { compactTypedData } from '../eip712/typedData'
+import type { VersionedQuoting } from '../http/testing/versionedQuoting'
 import { allocatorDigest, compactClaimArg, compactHashes } from '../settlement/contractArgs'
 import { depositToCompactFor } from '../settlement/testing/e2eClient'
 import { type NexusAccountInfo, nexusAccountFor } from '../settlement/testing/nexusAccount'
@@ -47,7 +48,7 @@ const usdc = tokensByChain[chainId]?.find((t) => t.symbol === 'USDC')?.address a
 const owner = privateKeyToAccount(keccak256(toHex('quoting/emissary.test owner')))
 
 let devnet: Devnet
-let quoting: QuotingServiceInstance
+let quoting: QuotingServiceInstance & VersionedQuoting
 let smart: NexusAccountInfo
 
 const chain = () => devnet.chain(chainId)

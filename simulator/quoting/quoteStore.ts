@@ -1,4 +1,3 @@
-import type { Faults } from '../faults/faults'
 import type { Clock } from '../util/clock'
 import { randomHex } from '../util/random'
 import { QuoteStoreFullError } from './errors'
@@ -19,8 +18,11 @@ export type CreateQuoteStoreParameters<T> = {
   clock: Clock
   /** Lifetime of a quote in seconds (`--quote-ttl`, default 300). */
   ttlSeconds: number
-  /** Injected faults (`quotes.no-404-after-expiry`). */
-  faults?: Pick<Faults, 'has'> | undefined
+  /**
+   * Whether a stored quote has expired at `now` (default: once `now` reaches its `expiresAt`);
+   * the composition root may decorate it (simulator/faultInjection/quoting.ts).
+   */
+  isExpired?: ((stored: { expiresAt: number }, now: number) => boolean) | undefined
   /** How quotes are kept (the blanc store: compressed JSON, simulator/quoting/quoteCodec.ts). */
   codec?: QuoteCodec<T> | undefined
   /**
@@ -52,6 +54,16 @@ export const QUOTE_ENTRY_BYTES = 200
 
 /** Most quotes of one group (one bit each of the group's taken mask). */
 const GROUP_SIZE = 30
+
+/**
+ * Whether a stored quote has expired at `now`: from its `expiresAt` on (spec: States, rule 3).
+ *
+ * @example
+ * hasExpired({ expiresAt: 100 }, 100) // true
+ */
+export function hasExpired(stored: { expiresAt: number }, now: number): boolean {
+  return now >= stored.expiresAt
+}
 
 /** A stored quote: the full intent stays on the server (spec: Differences between alps and blanc). */
 export type StoredQuote<T> = { intentId: string; expiresAt: number; readonly quote: T }
@@ -125,14 +137,12 @@ const remaining = (entry: Entry) => {
 export function createQuoteStore<T>({
   clock,
   ttlSeconds,
-  faults,
+  isExpired = hasExpired,
   codec,
   maxBytes = DEFAULT_QUOTE_STORE_BYTES,
   sweepIntervalMs = DEFAULT_SWEEP_INTERVAL_MS,
 }: CreateQuoteStoreParameters<T>): QuoteStore<T> {
-  // Fault: quotes outlive their lifetime, so a late submit is not 404.
-  const expired = (entry: Entry) =>
-    clock.now() >= entry.expiresAt && !faults?.has('quotes.no-404-after-expiry')
+  const expired = (entry: Entry) => isExpired(entry, clock.now())
   const weigh = (entry: Entry) =>
     QUOTE_ENTRY_BYTES + (typeof entry.data === 'string' && codec ? entry.data.length : 0)
   const decodeAll = (entry: Entry) => (codec ? codec.decode(entry.data as string) : (entry.data as T[]))

@@ -22,6 +22,7 @@ import { compactTypedData } from '../eip712/typedData'
 import { createFaults } from '../faults/faults'
 import type { ApiError } from '../http/errorCodes'
 import { toApiErrorOfDomain } from '../http/errorMapping'
+import { type VersionedQuoting, withVersionedAnswers } from '../http/testing/versionedQuoting'
 import { balanceOf, compactBalanceOf } from '../settlement/testing/buildSignedIntent'
 import { waitForStatus } from '../settlement/testing/waitForStatus'
 import { createServices } from '../startSimulator'
@@ -37,7 +38,7 @@ import type { ChainHoldings, StoredQuotedIntent, TokenHolding } from './types'
  * recipient receives exactly tokenOut).
  */
 let devnet: Devnet
-let quoting: QuotingServiceInstance
+let quoting: QuotingServiceInstance & VersionedQuoting
 let stack: Awaited<ReturnType<typeof createServices>>
 
 const token = (chainId: number, symbol: string) =>
@@ -49,7 +50,7 @@ const freshAddress = (label: string) => privateKeyToAccount(keccak256(toHex(labe
 beforeAll(async () => {
   devnet = await startDevnet({ chainIds: [10, 8453], accountCount: 6 })
   stack = await createServices({ devnet, faults: createFaults() })
-  quoting = stack.quoting
+  quoting = withVersionedAnswers(stack.quoting)
 }, 120_000)
 afterAll(async () => {
   await stack?.stop()

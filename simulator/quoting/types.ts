@@ -1,14 +1,6 @@
 import type { Address, Hex } from 'viem'
 import type { TokenInfo } from '../../contracts/addresses'
-import type {
-  Account,
-  AccountAccessList,
-  AlpsRouteResponse,
-  BlancRouteResponse,
-  IntentOp,
-  Portfolio,
-  RouteRequest,
-} from '../../spec'
+import type { Account, AccountAccessList, IntentOp, Portfolio, RouteRequest } from '../../spec'
 import type { TypedDataJson } from '../eip712/typedData'
 
 /**
@@ -126,18 +118,6 @@ export type StoredQuotedIntent = Pick<
 
 /** Signature of the server-signature check (implemented in simulator/signing/serverSignature.ts). */
 export type VerifyServerSignature = (intentOp: IntentOp, serverAddress: Address) => Promise<boolean>
-
-/** Quotes routes (POST /intents/route, POST /quotes) and owns the quote store. */
-export interface QuotingService {
-  /** Version alps: a server-signed intentOp with its cost. */
-  routeAlps(request: RouteRequest): Promise<AlpsRouteResponse>
-  /** Version blanc: routes sorted by cost; the full intents stay in the quote store. */
-  routeBlanc(request: RouteRequest): Promise<BlancRouteResponse>
-  /** Empties the quote store, as a restart would (`POST /_devnet/quotes/reset`). */
-  resetQuotes(): Promise<void>
-  /** What `account` holds, locked and unlocked, per token and chain (`GET /accounts/{address}/portfolio`). */
-  portfolio(account: string, filter?: PortfolioFilter): Promise<Portfolio>
-}
 
 /** Narrows a portfolio to some chains, and to some tokens (symbol or address) per chain. */
 export type PortfolioFilter = {

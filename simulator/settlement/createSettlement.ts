@@ -1,6 +1,5 @@
 import type { Hex } from 'viem'
 import type { ChainSender } from '../devnet/chainSender'
-import type { Faults } from '../faults/faults'
 import type { IntentStore } from '../intents/intentStore'
 import type { SignedIntent, SimulationResult } from '../intents/types'
 import { approveFiller } from './approveFiller'
@@ -25,8 +24,11 @@ export type CreateSettlementParameters = {
    * too (the deposit processor's payouts): sharing them keeps the relayer's nonces in one queue.
    */
   senders: ReadonlyMap<number, ChainSender>
-  /** Injected faults (`intents.skip-claims`). */
-  faults: Pick<Faults, 'has'>
+  /**
+   * Whether the relayer claims on the origins once it filled (default: always); the composition
+   * root may decorate it (simulator/faultInjection/settlement.ts).
+   */
+  claimAfterFill?: (() => boolean) | undefined
 }
 
 /** The relayer: fills on the destination, claims on the origins, and moves the lifecycle. */
@@ -53,19 +55,19 @@ export type Settlement = {
  * chains (docs/settlement.md, "Trust model"): it claims only after its fill is mined.
  *
  * @example
- * const settlement = createSettlement({ devnet, store, senders, faults })
+ * const settlement = createSettlement({ devnet, store, senders })
  * await settlement.start()
  * settlement.settle(record.id)
  */
 export function createSettlement(parameters: CreateSettlementParameters): Settlement {
-  const { devnet, store, senders, faults, pickupDelayMs = 0, expiryCheckMs = 250 } = parameters
+  const { devnet, store, senders, pickupDelayMs = 0, expiryCheckMs = 250 } = parameters
   const log = parameters.log ?? (() => {})
   const context: SettlementContext = {
     devnet,
     store,
     senders,
     log,
-    faults,
+    claimAfterFill: parameters.claimAfterFill ?? (() => true),
     fillCommitted: new Set<string>(),
     domainSeparators: new Map<number, Promise<Hex>>(),
   }

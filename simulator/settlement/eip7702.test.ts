@@ -84,10 +84,10 @@ it('applies the intent’s EIP-7702 authorization on the destination and runs it
   const before = await balanceOf(devnet, 8453, usdc8453, user.address)
   const { result } = await stack.services.intents.submitOperation({ signedIntentOp: withAuthorization })
   const deadline = Date.now() + 30_000
-  let status = await stack.services.intents.operationStatus(result.id)
+  let status = await stack.services.intents.getIntent(result.id)
   while (status && !['COMPLETED', 'FAILED'].includes(status.status) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50))
-    status = await stack.services.intents.operationStatus(result.id)
+    status = await stack.services.intents.getIntent(result.id)
   }
   expect(status).toMatchObject({ status: 'COMPLETED' })
 
@@ -96,7 +96,7 @@ it('applies the intent’s EIP-7702 authorization on the destination and runs it
     concat(['0xef0100', delegate]).toLowerCase(),
   )
   expect(await devnet.chain(10).publicClient.getCode({ address: user.address })).toBeUndefined()
-  const fill = await base.publicClient.getTransaction({ hash: status!.fillTransactionHash as `0x${string}` })
+  const fill = await base.publicClient.getTransaction({ hash: status!.fill.txHash as `0x${string}` })
   expect(fill.type).toBe('eip7702')
   // The destination op ran through the delegate: 20 arrived, 7 went on to the friend.
   expect(await balanceOf(devnet, 8453, usdc8453, friend)).toBe(usdc(7))

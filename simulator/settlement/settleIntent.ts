@@ -33,8 +33,8 @@ export async function settleIntent(
     } else if (record.status !== 'FILLED') return
     const fillMined = filled && ({ type: 'fillMined', ...filled } as const)
     step = 'claim'
-    // Fault: fill but never claim, so the intent stays FILLED.
-    if (context.faults.has('intents.skip-claims')) {
+    // Filled, and no claim wanted: the intent stays FILLED.
+    if (!context.claimAfterFill()) {
       if (fillMined) await context.store.apply(id, fillMined)
       return
     }

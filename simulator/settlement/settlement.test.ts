@@ -11,6 +11,7 @@ import { type Devnet, startDevnet } from '../devnet/startDevnet'
 import { createFaults } from '../faults/faults'
 import { ApiError } from '../http/errorCodes'
 import { toApiErrorOfDomain } from '../http/errorMapping'
+import { toBlancStatus } from '../http/versions/intentStatus'
 import { createServices } from '../startSimulator'
 import { fillerAbi } from './abis'
 import { fillArgs } from './contractArgs'
@@ -126,7 +127,8 @@ describe('settlement (alps, relayer on the devnet)', () => {
     expect(await compactBalanceOf(devnet, 10, usdc10, user.address)).toBe(lock10 - usdc(30))
     expect(await compactBalanceOf(devnet, 42161, usdc42161, user.address)).toBe(lock42161 - usdc(21))
 
-    const blanc = await stack.services.intents.intentStatus(result.id)
+    const found = await stack.services.intents.findIntent(result.id)
+    const blanc = found && toBlancStatus(found)
     expect(blanc?.operations.find((o) => o.chain === 8453)?.items).toEqual([
       expect.objectContaining({ type: 'FILL', status: 'COMPLETED', txHash: status.fillTransactionHash }),
     ])
@@ -251,7 +253,7 @@ describe('settlement: expiry and restart', () => {
       expect(status.status).toBe('EXPIRED')
       expect(status.claims.map((c) => c.status)).toEqual(['EXPIRED'])
       await slow.settlement.idle()
-      expect((await slow.services.intents.operationStatus(result.id))?.status).toBe('EXPIRED')
+      expect((await slow.services.intents.getIntent(result.id))?.status).toBe('EXPIRED')
     } finally {
       await slow.stop()
     }

@@ -2,7 +2,6 @@ import type { Address, Hex } from 'viem'
 import type { DevnetChain } from '../devnet/chain'
 import type { ChainSender } from '../devnet/chainSender'
 import type { DevKeys } from '../devnet/keys'
-import type { Faults } from '../faults/faults'
 import type { IntentStore } from '../intents/intentStore'
 import type { SignedIntent } from '../intents/types'
 
@@ -30,8 +29,8 @@ export type SettlementContext = {
   /** The relayer's senders, one per chain (one nonce queue each). */
   senders: ReadonlyMap<number, ChainSender>
   log: (line: string) => void
-  /** Injected faults (`intents.skip-claims`). */
-  faults: Pick<Faults, 'has'>
+  /** Whether the relayer claims on the origins once it filled (always, unless the composition root decorates it). */
+  claimAfterFill: () => boolean
   /** Intents whose fill was handed to the sender: the expiry check leaves them alone. */
   fillCommitted: Set<string>
   /** The Compact's domain separator of each chain, read once. */

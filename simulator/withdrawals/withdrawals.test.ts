@@ -26,7 +26,6 @@ beforeAll(async () => {
     allocator: createAllocator({ signer: devnet.keys.allocator.account, clients }),
     clients,
     clock: devnet,
-    faults: createFaults(),
   })
 }, 120_000)
 afterAll(async () => {

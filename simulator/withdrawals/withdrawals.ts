@@ -9,7 +9,6 @@ import type {
 } from '../../spec/index'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { toLockId } from '../devnet/lockTag'
-import type { Faults } from '../faults/faults'
 import type { Allocator } from '../signing/allocator'
 import type { Clock } from '../util/clock'
 import { InsufficientLockedBalanceError, UnknownChainError, UnknownTokenError } from './errors'
@@ -30,8 +29,11 @@ export type CreateWithdrawalServiceParameters = {
   clients: Record<number, PublicClient<Transport, Chain>>
   clock: Clock
   tokens?: Record<number, readonly TokenInfo[]> | undefined
-  /** Injected faults (`withdrawals.bad-allocator-signature`, `withdrawals.refuse-exact-balance`, `withdrawals.sign-over-balance`). */
-  faults: Pick<Faults, 'has'>
+  /**
+   * Whether a withdrawal of `amount` exceeds the lock's `balance` (default: above it; the bound is
+   * inclusive); the composition root may decorate it (simulator/faultInjection/withdrawals.ts).
+   */
+  exceeds?: ((amount: bigint, balance: bigint) => boolean) | undefined
 }
 
 /**
@@ -43,11 +45,7 @@ export type CreateWithdrawalServiceParameters = {
 export function createWithdrawalService(parameters: CreateWithdrawalServiceParameters): WithdrawalService {
   const { allocator, clients, clock } = parameters
   const tokens = parameters.tokens ?? tokensByChain
-  /** Fault: change one byte of the allocator's signature, so the Compact refuses it. */
-  const deliver = (allocatorData: Hex): Hex =>
-    parameters.faults.has('withdrawals.bad-allocator-signature')
-      ? `0x${allocatorData.slice(2, 10)}${allocatorData.slice(10, 12) === 'ff' ? '00' : 'ff'}${allocatorData.slice(12)}`
-      : allocatorData
+  const exceeds = parameters.exceeds ?? ((amount: bigint, balance: bigint) => amount > balance)
 
   function clientOf(chainId: number) {
     const client = clients[chainId]
@@ -80,10 +78,7 @@ export function createWithdrawalService(parameters: CreateWithdrawalServiceParam
     const short = ids.flatMap((id, i) => {
       const balance = balances[i] as bigint
       const amount = wanted.get(id) as bigint
-      // Faults: the bound treated as exclusive, or no bound at all.
-      const over = parameters.faults.has('withdrawals.refuse-exact-balance')
-        ? amount >= balance
-        : amount > balance && !parameters.faults.has('withdrawals.sign-over-balance')
+      const over = exceeds(amount, balance)
       return over ? [{ id: int(id), requested: int(amount), balance: int(balance) }] : []
     })
     if (short.length) throw new InsufficientLockedBalanceError(short)
@@ -110,7 +105,7 @@ export function createWithdrawalService(parameters: CreateWithdrawalServiceParam
         batch: false,
       })
       return {
-        allocatorData: deliver(allocatorData),
+        allocatorData,
         transferDetails: {
           id: int(id),
           nonce: int(nonce),
@@ -148,7 +143,7 @@ export function createWithdrawalService(parameters: CreateWithdrawalServiceParam
         batch: true,
       })
       return {
-        allocatorData: deliver(allocatorData),
+        allocatorData,
         batchTransferDetails: {
           nonce: int(nonce),
           expires: int(expires),

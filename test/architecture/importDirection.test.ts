@@ -38,6 +38,7 @@ const probes = {
     imports: '../../simulator/util/clock',
   },
   specImportsSimulator: { file: 'spec/archProbe.ts', imports: '../simulator/index' },
+  depositsImportFaults: { file: 'simulator/deposits/archProbe.ts', imports: '../faults/faults' },
 }
 copyFileSync(join(root, 'tsconfig.json'), join(probeTree, 'tsconfig.json'))
 for (const { file, imports } of Object.values(probes)) {
@@ -87,6 +88,12 @@ test('intents importing settlement (the old cycle) fails the check', async () =>
   const { file } = probes.intentsImportSettlement
   const found = await probed
   expect(found.filter((v) => v.from === file).map((v) => v.rule.name)).toContain('layer-intents')
+}, 60_000)
+
+test('a domain file that imports the fault switchboard fails the check: faults wrap the domain', async () => {
+  const { file } = probes.depositsImportFaults
+  const found = await probed
+  expect(found.filter((v) => v.from === file).map((v) => v.rule.name)).toContain('domain-knows-no-faults')
 }, 60_000)
 
 test('the contract is the bottom: the simulator never imports conformance/, conformance only the public simulator, spec/ neither', async () => {

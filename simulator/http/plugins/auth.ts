@@ -28,14 +28,18 @@ export function createKeyCheck(apiKeys: readonly string[]): (key: string) => boo
 
 /**
  * Authentication: every spec and `/_devnet/` route needs a known `x-api-key` (401 UNAUTHORIZED
- * otherwise). Public routes (`/health`, `/openapi.json`, `/docs`) and unknown paths need none.
+ * otherwise), and the request is decorated with its tenant (`request.tenant`, the key). Public
+ * routes (`/health`, `/openapi.json`, `/docs`) and unknown paths need none.
  */
 export const auth = fp<{ apiKeys: readonly string[] }>(
   async (app, { apiKeys }) => {
     const isAccepted = createKeyCheck(apiKeys)
+    app.decorateRequest('tenant', '')
     // Callback-style hooks (here and in traceId/versioning): no promise per hook per request.
     app.addHook('onRequest', (request, _reply, done) => {
       if (request.is404 || request.routeOptions.config.public) return done()
+      // The tenant is the caller's key: made once here, read by the routes (request.tenant).
+      request.tenant = String(request.headers[API_KEY_HEADER] ?? '')
       if (request.routeOptions.config.control && app.faults.has('auth.control-api-open')) return done()
       const key = request.headers[API_KEY_HEADER]
       if (key === undefined || key === '') {

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { tokensByChain } from '../../../contracts/addresses'
 import { DepositProcessorRegisterResponse, WebhookEvent, WebhookEventList } from '../../../spec'
-import { createDepositProcessor, createDepositProcessorService, type DepositChain } from '../../deposits'
+import { createDepositProcessor, type DepositChain } from '../../deposits'
 import { createEventBus } from '../../events/eventBus'
-import { createFaults } from '../../faults/faults'
 import { createPriceTable } from '../../prices/prices'
 import { createSystemClock } from '../../util/clock'
 import { ACCOUNT, BLANC, headers, SECOND_KEY, testApp } from '../testing/fixtures'
@@ -23,14 +22,13 @@ const processor = createDepositProcessor({
   chains: [base],
   prices: createPriceTable(),
   clock: createSystemClock(),
-  faults: createFaults(),
   events: createEventBus(),
   pollIntervalMs: null,
 })
 
 let t: Awaited<ReturnType<typeof testApp>>
 beforeAll(async () => {
-  t = await testApp({}, { depositProcessor: (tenant) => createDepositProcessorService(processor, tenant) })
+  t = await testApp({}, { depositProcessor: processor })
 })
 afterAll(() => t.app.close())
 

@@ -6,7 +6,7 @@ import { tenantIdOf } from '../../deposits/tenants'
 import type { PublishedEvent } from '../../events/eventBus'
 import type { EXPLORER_ROUTES } from '../../explorer/routes'
 import { ApiError } from '../errorCodes'
-import { API_KEY_HEADER, DEFAULT_API_KEY } from '../plugins/auth'
+import { DEFAULT_API_KEY } from '../plugins/auth'
 import { TRACE_ID_HEADER } from '../plugins/traceId'
 import type { RouteHandlers } from '../registerRoutes'
 
@@ -93,7 +93,7 @@ export function explorerHandlers(app: FastifyInstance): RouteHandlers<typeof EXP
       const lastEventId = Number(request.headers['last-event-id'])
       const after = request.query.after ?? (Number.isSafeInteger(lastEventId) ? lastEventId : undefined)
       // Deposits and webhooks belong to a tenant (its key): a feed shows only the caller's.
-      const tenant = tenantIdOf(String(request.headers[API_KEY_HEADER] ?? ''))
+      const tenant = tenantIdOf(request.tenant)
       reply.hijack()
       const raw = reply.raw
       raw.writeHead(200, {

@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify'
-import type { INTENT_ROUTES } from '../../../spec'
+import type { BlancRouteResponse, INTENT_ROUTES } from '../../../spec'
 import { ApiError } from '../errorCodes'
 import type { RouteHandlers } from '../registerRoutes'
 import { trustResponse } from '../trustedResponse'
+import { toAlpsStatus, toBlancStatus } from '../versions/intentStatus'
+import { faultyAlps, faultyBlanc } from '../versions/quoteAnswerFaults'
+import { toAlpsRoute } from '../versions/toAlpsRoute'
+import { toBlancRouteResponse } from '../versions/toBlancRoute'
 
 /**
  * Handlers of the intent routes (spec/routes/intents.ts): quoting (`POST /intents/route`, both
@@ -15,15 +19,18 @@ import { trustResponse } from '../trustedResponse'
  */
 export function intentHandlers(app: FastifyInstance): RouteHandlers<typeof INTENT_ROUTES> {
   const { quoting, intents, withdrawals } = app.services
+  // The blanc answer, shaped here with the answer faults (order, fee parts) of quoteAnswerFaults.ts.
+  const blanc = (kept: Awaited<ReturnType<typeof quoting.quoteEvery>>) =>
+    faultyBlanc(toBlancRouteResponse(kept) as BlancRouteResponse, app.faults)
   return {
     // Quotes are built to their schema (quoting.test.ts checks real ones); see trustResponse.
     quote: async (request) =>
       trustResponse(
         request.apiVersion === '2026-04.blanc'
-          ? await quoting.routeBlanc(request.body)
-          : await quoting.routeAlps(request.body),
+          ? blanc(await quoting.quoteEvery(request.body))
+          : faultyAlps(toAlpsRoute(await quoting.quoteBest(request.body)), app.faults),
       ),
-    quotePublic: async (request) => trustResponse(await quoting.routeBlanc(request.body)),
+    quotePublic: async (request) => trustResponse(blanc(await quoting.quoteEvery(request.body))),
     submitOperation: async (request, reply) =>
       reply.code(201).send(await intents.submitOperation(request.body)),
     submitQuoted: async (request, reply) =>
@@ -33,14 +40,14 @@ export function intentHandlers(app: FastifyInstance): RouteHandlers<typeof INTEN
       return reply.code(201).send(await intents.submitQuoted(intentId, submit))
     },
     operationStatus: async (request) => {
-      const status = await intents.operationStatus(request.params.id)
-      if (!status) throw new ApiError('NOT_FOUND', `No intent operation ${request.params.id}.`)
-      return status
+      const record = await intents.getIntent(request.params.id)
+      if (!record) throw new ApiError('NOT_FOUND', `No intent operation ${request.params.id}.`)
+      return toAlpsStatus(record)
     },
     intentStatus: async (request) => {
-      const status = await intents.intentStatus(request.params.id)
-      if (!status) throw new ApiError('NOT_FOUND', `No intent ${request.params.id}.`)
-      return status
+      const record = await intents.findIntent(request.params.id)
+      if (!record) throw new ApiError('NOT_FOUND', `No intent ${request.params.id}.`)
+      return toBlancStatus(record)
     },
     portfolio: (request) => {
       const { chainIds, tokens } = request.query

@@ -32,22 +32,22 @@ export function stubServices(overrides: Partial<HttpServices> = {}): HttpService
       health: async () => ({ chains: [] }),
     },
     quoting: {
-      routeAlps: reached('quoting.routeAlps'),
-      routeBlanc: reached('quoting.routeBlanc'),
+      quoteBest: reached('quoting.quoteBest'),
+      quoteEvery: reached('quoting.quoteEvery'),
       resetQuotes: reached('quoting.resetQuotes'),
       portfolio: reached('quoting.portfolio'),
     },
     intents: {
       submitOperation: reached('intents.submitOperation'),
       submitQuoted: reached('intents.submitQuoted'),
-      operationStatus: reached('intents.operationStatus'),
-      intentStatus: reached('intents.intentStatus'),
+      getIntent: reached('intents.getIntent'),
+      findIntent: reached('intents.findIntent'),
     },
     withdrawals: {
       withdraw: reached('withdrawals.withdraw'),
       batchWithdraw: reached('withdrawals.batchWithdraw'),
     },
-    depositProcessor: () => ({
+    depositProcessor: {
       setup: reached('depositProcessor.setup'),
       getSetup: reached('depositProcessor.getSetup'),
       register: reached('depositProcessor.register'),
@@ -57,7 +57,7 @@ export function stubServices(overrides: Partial<HttpServices> = {}): HttpService
       resendWebhookEvent: reached('depositProcessor.resendWebhookEvent'),
       resendFailedWebhookEvents: reached('depositProcessor.resendFailedWebhookEvents'),
       sendTestEvent: reached('depositProcessor.sendTestEvent'),
-    }),
+    },
     prices: { setPrices: reached('prices.setPrices') },
     explorer: {
       listIntents: reached('explorer.listIntents'),

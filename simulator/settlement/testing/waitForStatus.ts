@@ -1,3 +1,4 @@
+import { toAlpsStatus } from '../../http/versions/intentStatus'
 import type { IntentService } from '../../intents/types'
 
 /**
@@ -5,14 +6,15 @@ import type { IntentService } from '../../intents/types'
  * with the last status seen after `timeoutMs`.
  */
 export async function waitForStatus(
-  service: Pick<IntentService, 'operationStatus'>,
+  service: Pick<IntentService, 'getIntent'>,
   id: string,
   statuses: readonly string[],
   timeoutMs = 30_000,
 ) {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const status = await service.operationStatus(id)
+    const record = await service.getIntent(id)
+    const status = record && toAlpsStatus(record)
     if (status && statuses.includes(status.status)) return status
     if (Date.now() > deadline) throw new Error(`intent ${id} stuck at ${JSON.stringify(status)}`)
     await new Promise((resolve) => setTimeout(resolve, 50))

@@ -1,8 +1,11 @@
-import type { Address } from 'viem'
-import { microUsd, usdNumber } from '../prices/prices'
-import type { QuotedRoute } from './buildQuotedRoute'
-import type { FeeParts } from './fees'
-import type { QuotedSignData } from './types'
+/** A 0x-prefixed address (viem's Address; routes do not import viem). */
+type Address = `0x${string}`
+
+import { microUsd, usdNumber } from '../../prices/prices'
+import type { QuotedRoute } from '../../quoting/buildQuotedRoute'
+import type { FeeParts } from '../../quoting/fees'
+import type { KeptRoute } from '../../quoting/quotingService'
+import type { QuotedSignData } from '../../quoting/types'
 
 /** A blanc route's `cost.fees.breakdown`: the fee parts under their blanc names. */
 export type BlancFeeBreakdown = {
@@ -43,8 +46,22 @@ export type QuotedBlancRoute = {
 }
 
 /**
+ * The blanc answer of a quote (`POST /intents/route` in blanc, `POST /quotes`): each kept route
+ * as a blanc route, cheapest first.
+ *
+ * @example
+ * const answer = toBlancRouteResponse(await quoting.quoteEvery(request))
+ */
+export function toBlancRouteResponse(kept: { routes: readonly KeptRoute[] }): { routes: QuotedBlancRoute[] } {
+  return { routes: kept.routes.map((k) => toBlancRoute(k.route, k)) }
+}
+
+/**
  * The blanc route of a quoted route, stored as `stored.intentId`: its cost (inputs and what each
  * pays for, outputs, fee breakdown with USD), expiry and the typed data the user signs.
+ *
+ * @example
+ * const blanc = toBlancRoute(route, { intentId, expiresAt })
  */
 export function toBlancRoute(
   route: QuotedRoute,

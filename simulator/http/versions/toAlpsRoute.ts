@@ -1,8 +1,8 @@
-import type { AlpsRouteResponse } from '../../spec'
+import type { AlpsRouteResponse } from '../../../spec'
+import type { QuotedRoute } from '../../quoting/buildQuotedRoute'
+import type { QuoteResult } from '../../quoting/quote'
+import { toTokenRequirement } from '../../quoting/toTokenRequirement'
 import { buildIntentCost } from './buildIntentCost'
-import type { QuotedRoute } from './buildQuotedRoute'
-import type { QuoteResult } from './quote'
-import { toTokenRequirement } from './toTokenRequirement'
 
 /**
  * The alps answer of a quote of the `best` route: its server-signed intentOp and its

@@ -1,9 +1,11 @@
-import type { Address } from 'viem'
-import type { IntentCost, SponsorFee } from '../../spec'
-import { microUsd, usdNumber } from '../prices/prices'
-import { userFeeMicroUsd } from './feeMicroUsd'
-import { type FeeParts, feePartsJson, type GasEstimate, type RequestFees, sumFees } from './fees'
-import type { FundingMethod, FundingPlan, FundingSource, PlanRequest, Shortfall } from './types'
+/** A 0x-prefixed address (viem's Address; routes do not import viem). */
+type Address = `0x${string}`
+
+import type { IntentCost, SponsorFee } from '../../../spec'
+import { microUsd, usdNumber } from '../../prices/prices'
+import { userFeeMicroUsd } from '../../quoting/feeMicroUsd'
+import { type FeeParts, feePartsJson, type GasEstimate, type RequestFees, sumFees } from '../../quoting/fees'
+import type { FundingMethod, FundingPlan, FundingSource, PlanRequest, Shortfall } from '../../quoting/types'
 
 /** alps `tokensSpent`: per origin chain (decimal string), per source token, what is taken. */
 export type TokensSpent = Record<
