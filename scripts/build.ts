@@ -22,6 +22,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Script } from 'node:vm'
 import { build, type Plugin } from 'esbuild'
+import { copySwaggerUiAssets, swaggerUiAssets } from './swaggerUiAssets'
 
 /** The project's root (package.json, simulator/, conformance/). */
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))
@@ -37,11 +38,11 @@ export type BundleName = keyof typeof ENTRY_POINTS
 
 /**
  * Packages the bundle leaves in node_modules: each finds files beside its own code at run time
- * (the Anvil binary, Swagger UI's static assets, secp256k1's prebuilt addon, esbuild's binary for
- * the `image` subcommand), which a bundle would lose. Everything else (viem, zod, fastify, …) is
+ * (the Anvil binary, secp256k1's prebuilt addon, esbuild's binary for the `image` subcommand),
+ * which a bundle would lose (Swagger UI's assets are copied instead: swaggerUiAssets.ts). Everything else (viem, zod, fastify, …) is
  * inlined and tree-shaken.
  */
-export const EXTERNAL_PACKAGES = ['@foundry-rs/*', '@fastify/swagger-ui', 'secp256k1', 'esbuild'] as const
+export const EXTERNAL_PACKAGES = ['@foundry-rs/*', 'secp256k1', 'esbuild'] as const
 
 /**
  * Files outside the module graph whose change must rebuild the bundle: the build itself, its
@@ -104,7 +105,7 @@ export function staleReason(name: BundleName, root = ROOT): string | undefined {
  * module sits in the source tree, not at the bundle: code that reads files beside itself (the
  * explorer's assets, the scenario packs, package.json, the Anvil package) still finds them.
  */
-function sourceLocations(root: string): Plugin {
+export function sourceLocations(root: string): Plugin {
   return {
     name: 'source-locations',
     setup(build) {
@@ -292,7 +293,12 @@ export async function buildBundle(
       'import.meta.dirname': '__bundleDirname',
       'import.meta.filename': '__bundleFilename',
     },
-    plugins: [sourceLocations(root), requireExternals(), lazyBuiltins()],
+    plugins: [
+      sourceLocations(root),
+      swaggerUiAssets(root, "__rootPath('')"),
+      requireExternals(),
+      lazyBuiltins(),
+    ],
     legalComments: 'none',
     // Linked, not inline: Node reads it only under --enable-source-maps (stack traces into the
     // sources) and the bench's CPU profile; the bundle stays small to parse.
@@ -312,6 +318,7 @@ export async function buildBundle(
   const output = result.outputFiles.find((file) => file.path === bundlePath(name, root))
   if (!output) throw new Error(`esbuild wrote no ${bundlePath(name, root)}`)
   const text = asScriptBody(output.text)
+  copySwaggerUiAssets(root)
   await mkdir(join(root, OUT_DIR), { recursive: true })
   const path = bundlePath(name, root)
   const map = result.outputFiles.find((file) => file.path === `${path}.map`)
@@ -371,6 +378,11 @@ if (isMain) {
     const stale = names.map((name) => [name, staleReason(name)] as const).filter(([, reason]) => reason)
     for (const [name, reason] of stale) console.error(`${name}: stale (${reason})`)
     process.exitCode = stale.length > 0 ? 1 : 0
+  } else if (
+    process.argv.includes('--if-possible') &&
+    /^(pack|publish)$/.test(process.env.npm_command ?? '')
+  ) {
+    // `prepare` after `prepack` (scripts/buildPackage.ts --pack has built everything).
   } else {
     // At `npm install` (--if-possible) a failed build must not fail the install: the bin then
     // rebuilds on first run, or runs the sources through tsx and shows the real error.

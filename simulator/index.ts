@@ -9,7 +9,7 @@ export { type Devnet, type StartDevnetParameters, startDevnet } from './devnet/s
 export { type ChainGas, readStateMeta, writeDevnetState } from './devnet/stateDir'
 export { createFaults, FAULT_CATALOGUE, FAULT_NAMES, type FaultName, type Faults } from './faults/faults'
 export { ERROR_CODES, type ErrorCode } from './http/errorCodes'
-export { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT } from './http/startService'
+export { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT } from '../spec/startOptions'
 export {
   type CreateServicesParameters,
   createServices,

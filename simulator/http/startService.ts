@@ -1,16 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { BaseError } from '../../spec/BaseError'
+import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT } from '../../spec/startOptions'
 import type { Faults } from '../faults/faults'
 import { buildApp } from './app'
 import type { HttpServices } from './domainServices'
-import { DEFAULT_API_KEY } from './plugins/auth'
 
-export { DEFAULT_API_KEY }
-
-/** The port `up` listens on when none is given. */
-export const DEFAULT_PORT = 4000
-/** The host `up` listens on when none is given. */
-export const DEFAULT_HOST = '127.0.0.1'
+// The defaults of a start are stated with its options (spec/startOptions.ts).
+export { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT }
 
 /** Parameters of {@link startService}. */
 export type StartServiceParameters = {
@@ -48,7 +44,12 @@ export type StartServiceReturnType = {
 export class ListenError extends BaseError {
   override name = 'Up.ListenError'
   constructor(host: string, port: number, cause: unknown) {
-    super(`Cannot listen on ${host}:${port}.`, { details: (cause as Error)?.message, cause })
+    super(
+      (cause as NodeJS.ErrnoException)?.code === 'EADDRINUSE'
+        ? `Port ${port} is already in use: the service cannot listen on ${host}:${port} (--port; 0 picks a free one).`
+        : `Cannot listen on ${host}:${port}.`,
+      { details: (cause as Error)?.message, cause },
+    )
   }
 }
 
