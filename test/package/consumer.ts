@@ -117,7 +117,7 @@ export async function startUp(
   cwd: string,
   env: NodeJS.ProcessEnv = process.env,
   ready = /intent-devnet is up at (http:\/\/\S+)/,
-): Promise<{ baseUrl: string; output: () => string; stop: () => Promise<void> }> {
+): Promise<{ baseUrl: string; output: () => string; exited: Promise<unknown>; stop: () => Promise<void> }> {
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   let output = ''
   const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -134,6 +134,7 @@ export async function startUp(
   return {
     baseUrl,
     output: () => output,
+    exited,
     stop: async () => {
       if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM')
       await exited

@@ -250,7 +250,9 @@ describe.skipIf(!enabled)('the npm package, from its tarball', () => {
         headers: { 'x-api-key': 'devnet-key' },
       })
       expect(answer.status).toBe(200)
-      await recorder.stop()
+      // Ctrl-C's equivalent for a process not on a terminal: the recorder writes, then exits.
+      await fetch(`${recorder.baseUrl}/_record/stop`, { method: 'POST' })
+      await recorder.exited
     } finally {
       await devnet.stop()
     }

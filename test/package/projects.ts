@@ -15,9 +15,9 @@ export const EXPORTS = {
 
 /** Plain Node, ES modules: imports every export and prints what it found. */
 export const esmCheck = `
-const exports = ${JSON.stringify(EXPORTS)}
+const entries = ${JSON.stringify(EXPORTS)}
 const found = {}
-for (const [name, key] of Object.entries(exports)) {
+for (const [name, key] of Object.entries(entries)) {
   const module = await import(name)
   found[name] = typeof module[key]
 }
@@ -26,9 +26,9 @@ console.log(JSON.stringify(found))
 
 /** Plain Node, CommonJS: requires every export (ES-module ones through Node's require of ESM). */
 export const cjsCheck = `
-const exports = ${JSON.stringify(EXPORTS)}
+const entries = ${JSON.stringify(EXPORTS)}
 const found = {}
-for (const [name, key] of Object.entries(exports)) {
+for (const [name, key] of Object.entries(entries)) {
   const module = require(name)
   found[name] = typeof (key === 'default' ? module : module[key])
 }
