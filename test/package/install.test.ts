@@ -3,7 +3,6 @@ import { createServer, type Server } from 'node:net'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parse } from 'yaml'
 import { linkTools, packOnce, root, run, startUp, treeDigest, writeProject } from './consumer'
 import {
   cjsCheck,
@@ -14,7 +13,7 @@ import {
   strictTypeScript,
   testcontainersNode,
 } from './projects'
-import { startRegistry, writeNpmrc } from './registry'
+import { runReadmeSnippets, runRegistryRecipes } from './recipes'
 
 // The package as an integrator gets it: one `npm pack` (its prepack builds dist/), the tarball
 // installed into an empty project, and every entry point used from it by each kind of consumer.
@@ -313,133 +312,11 @@ describe.skipIf(!enabled)('the npm package, from its tarball', () => {
   }, 300_000)
 
   it('published to a local registry (Verdaccio), the README\u2019s install lines and docs/ci.md\u2019s conformance recipe run as written', async () => {
-    const dir = join(work, 'registry')
-    mkdirSync(dir, { recursive: true })
-    const upstream = (await run('npm', ['config', 'get', 'registry'], work)).stdout.trim()
-    const registry = await startRegistry(dir, upstream)
-    try {
-      const npmrc = join(dir, 'publisher')
-      mkdirSync(npmrc)
-      writeNpmrc(npmrc, registry)
-      await run('npm', ['publish', tarball, '--userconfig', join(npmrc, '.npmrc')], npmrc)
-      // The README's install lines, in an empty project whose npm points at the registry.
-      const readme = readFileSync(join(root, 'README.md'), 'utf8')
-      const section = readme.slice(readme.indexOf('## Use it from your project'))
-      const lines = section
-        .match(/```sh\n([\s\S]*?)```/)![1]!
-        .trim()
-        .split('\n')
-      const project = join(dir, 'readme')
-      mkdirSync(project)
-      writeNpmrc(project, registry)
-      writeProject(project, { 'package.json': JSON.stringify({ name: 'readme', private: true }) })
-      expect(lines[0]).toBe('npm install --save-dev intent-devnet')
-      await run('bash', ['-c', lines[0]!], project)
-      const [command, ...args] = lines[1]!.split(' ')
-      expect(command).toBe('npx')
-      const devnet = await startUp(command!, args, project)
-      try {
-        expect((await fetch(`${devnet.baseUrl}/health`)).status).toBe(200)
-        // docs/ci.md's conformance recipe (docs/ci/conformance.yml): its run lines, shard 1 of 4,
-        // against the devnet just started, in an empty folder.
-        const workflow = parse(readFileSync(join(root, 'docs/ci/conformance.yml'), 'utf8')) as {
-          jobs: Record<string, { steps: { run?: string; env?: Record<string, string> }[] }>
-        }
-        const steps = Object.values(workflow.jobs)
-          .flatMap((job) => job.steps)
-          .filter((step) => step.run?.includes('intent-devnet'))
-        expect(steps.length).toBe(2)
-        const recipe = join(dir, 'recipe')
-        mkdirSync(recipe)
-        writeNpmrc(recipe, registry)
-        const env = { ...process.env, CONFORMANCE_TARGET: devnet.baseUrl, CONFORMANCE_API_KEY: 'devnet-key' }
-        for (const step of steps)
-          await run('bash', ['-c', step.run!.replaceAll('${{ matrix.shard }}', '1')], recipe, env)
-        expect(existsSync(join(recipe, 'reports/shard-1/junit.xml'))).toBe(true)
-      } finally {
-        await devnet.stop()
-      }
-    } finally {
-      await registry.stop()
-    }
+    await runRegistryRecipes({ work, tarball })
   }, 600_000)
 
   it('every snippet of the README\u2019s "Use it from your project" runs as written', async () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8')
-    const start = readme.indexOf('## Use it from your project')
-    const section = readme.slice(start, readme.indexOf('\n## ', start + 1))
-    const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, lang, code]) => ({
-      lang,
-      code: code!,
-    }))
-    const dir = join(consumer, 'readme')
-    const files = blocks.filter((block) => block.lang !== 'sh')
-    for (const { code } of files) {
-      const path = code.match(/^\/\/ (\S+)\n/)?.[1]
-      expect(path, code.slice(0, 80)).toBeDefined()
-      writeProject(dir, { [path!]: code })
-    }
-    // The sh block (install and up) runs in the registry test; every other block runs here.
-    expect(blocks.length - files.length).toBe(1)
-    writeProject(dir, {
-      'jest-cjs/package.json': JSON.stringify({ type: 'commonjs' }),
-      'jest-esm/package.json': JSON.stringify({ type: 'module' }),
-    })
-    linkTools(consumer, ['@rhinestone/sdk'])
-    const jest = join(consumer, 'node_modules/jest/bin/jest.js')
-    const ran = new Set<string>()
-    const node = (path: string, args: string[] = []) => {
-      ran.add(path)
-      return run(process.execPath, [...args, path], dir)
-    }
-    const [sdk, nodeTest, plain] = await Promise.all([
-      node('sdk/quote.mjs'),
-      node('node-test/devnet.test.mjs', ['--test']),
-      node('plain/check.cjs'),
-    ])
-    expect(sdk.stdout).toMatch(/settled/)
-    expect(nodeTest.stdout).toMatch(/# pass 1/)
-    expect(plain.stdout.trim()).toMatch(/^\d+ 1$/)
-    const vitest = await run(
-      process.execPath,
-      [join(consumer, 'node_modules/vitest/vitest.mjs'), 'run', '--root', 'vitest'],
-      dir,
-    )
-    expect(clean(vitest.stdout)).toMatch(/Tests\s+1 passed/)
-    const [jestCjs, jestEsm] = await Promise.all([
-      run(process.execPath, [jest, '--ci', '--json'], join(dir, 'jest-cjs')),
-      run(process.execPath, ['--experimental-vm-modules', jest, '--ci', '--json'], join(dir, 'jest-esm')),
-    ])
-    expect(JSON.parse(jestCjs.stdout)).toMatchObject({ success: true, numPassedTests: 1 })
-    expect(JSON.parse(jestEsm.stdout)).toMatchObject({ success: true, numPassedTests: 1 })
-    for (const path of [
-      'vitest/vitest.config.ts',
-      'vitest/devnet.test.ts',
-      'jest-cjs/jest.config.js',
-      'jest-cjs/devnet.test.js',
-      'jest-esm/jest.config.js',
-      'jest-esm/devnet.test.js',
-    ])
-      ran.add(path)
-    // The testcontainers snippet needs a Docker engine and the image (the test above builds it).
-    if (
-      await run('docker', ['info'], dir).then(
-        () => true,
-        () => false,
-      )
-    ) {
-      const version = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version
-      await run('docker', ['tag', 'intent-devnet:package-test', `intent-devnet:${version}`], dir)
-      const env = {
-        ...process.env,
-        TESTCONTAINERS_RYUK_DISABLED: 'true',
-        TESTCONTAINERS_HOST_OVERRIDE: '127.0.0.1',
-      }
-      expect((await run(process.execPath, ['testcontainers/devnet.mjs'], dir, env)).stdout).toMatch(/ 2 3$/m)
-      ran.add('testcontainers/devnet.mjs')
-    }
-    const written = files.map(({ code }) => code.match(/^\/\/ (\S+)\n/)![1]!)
-    expect(written.filter((path) => !ran.has(path) && path !== 'testcontainers/devnet.mjs')).toEqual([])
+    await runReadmeSnippets({ consumer, installed })
   }, 600_000)
 
   it('afterwards, no file under node_modules/intent-devnet changed, and none was added', () => {
