@@ -85,7 +85,7 @@ export default defineConfig({
           // devnet, isolating with snapshot/revert. (fileParallelism: false would run them one by
           // one after every other file: vitest 4 puts such a project in a group of its own.)
           globalSetup: ['./integrations/vitest.ts'],
-          provide: { intentDevnetOptions: { chains: [10, 8453, 42161], perWorker: true } },
+          provide: { intentDevnetOptions: { chainIds: [10, 8453, 42161], perWorker: true } },
         },
       },
     ],

@@ -1,27 +1,33 @@
 #!/usr/bin/env node
-// Runs the CLI from its bundle (dist/intent-devnet.mjs, built by scripts/build.ts at install),
-// which starts without a TypeScript loader. The bundle is used only when fresh: its stamp lists
-// every source file it was built from with size and mtime, and any difference rebuilds it here
-// first. When it cannot be built, or INTENT_DEVNET_BUNDLE=0, the sources run through tsx's loader
-// in this same process (signals reach the service directly either way).
+// Runs the CLI from its bundle (dist/intent-devnet.mjs, built by scripts/build.ts), which starts
+// without a TypeScript loader. An installed package (its bundle and boot state were built at
+// `npm pack`: simulator/devnet/bootStateFiles.js isPackedInstall) uses its bundle as it is and
+// writes nothing under its own folder. In a checkout the bundle is used only when fresh: its
+// stamp lists every source file it was built from with size and mtime, and any difference
+// rebuilds it (into the checkout's dist/) first. When it cannot be built, or
+// INTENT_DEVNET_BUNDLE=0, the sources run through tsx's loader (a devDependency) in this same
+// process (signals reach the service directly either way).
 //
 // Code cache: Node 20 compiles the 5 MB bundle, and every function it runs, anew in each process
 // (it has no module.enableCompileCache). The bin runs the bundle's body as a vm.Script instead of
 // importing it (scripts/build.ts lays the bundle out for both) with V8's cached data from an
-// earlier run of the same subcommand, beside the bundle: dist/intent-devnet.<command>.cache. The
+// earlier run of the same subcommand, in the user's cache directory ($XDG_CACHE_HOME, else
+// ~/.cache: intent-devnet/<install>/intent-devnet.<command>.cache), never in the package. The
 // cache names the bundle it was made from (size, mtime), Node's version and architecture, and
 // carries the SHA-1 of its data; a cache of another bundle (stale) or a damaged one is not
 // used, and one V8 rejects (other flags) is only a lost speed-up: each compiles as without a
 // cache. A cache that was not used is written anew once the command has started (`up`: when the
 // service answers) or at exit. INTENT_DEVNET_CODE_CACHE=0: no cache, read or written.
 import { createHash } from 'node:crypto'
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
 import { Script, constants as vmConstants } from 'node:vm'
 import { EARLY_ANVILS, spawnEarlyAnvil } from '../simulator/devnet/anvilProcess.js'
-import { bundleFresh, freshBootState } from '../simulator/devnet/bootStateFiles.js'
+import { bundleFresh, freshBootState, isPackedInstall } from '../simulator/devnet/bootStateFiles.js'
 
 /**
  * The chains and host of `intent-devnet up` when its Anvils can start before the CLI loads:
@@ -87,6 +93,8 @@ const earlyConformance = (rest) =>
 
 const root = new URL('../', import.meta.url)
 const bundle = new URL('dist/intent-devnet.mjs', root)
+/** An installed package: its build is used as it came, never rebuilt, and nothing is written into it. */
+const packed = isPackedInstall(fileURLToPath(root))
 /** The bundle exists and no source it was built from changed (its stamp; ~4 ms). */
 const fresh = bundleFresh(fileURLToPath(root))
 
@@ -128,7 +136,13 @@ const runBundle = async () => {
   if (at < 0) return import(bundle.href)
   const built = statSync(bundle)
   const command = /^[a-z]+$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other'
-  const cacheFile = new URL(`dist/intent-devnet.${command}.cache`, root)
+  // One folder per install (its path's hash), in the user's cache directory.
+  const cacheDir = join(
+    process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),
+    'intent-devnet',
+    createHash('sha1').update(fileURLToPath(root)).digest('hex').slice(0, 16),
+  )
+  const cacheFile = join(cacheDir, `intent-devnet.${command}.cache`)
   const key = `${built.size} ${built.mtimeMs} ${process.version} ${process.arch}`
   const digest = (data) => createHash('sha1').update(data).digest('hex')
   let cachedData
@@ -163,7 +177,8 @@ const runBundle = async () => {
       if (written) return
       written = true
       try {
-        const temporary = `${cacheFile.pathname}.${process.pid}.tmp`
+        mkdirSync(cacheDir, { recursive: true })
+        const temporary = `${cacheFile}.${process.pid}.tmp`
         const data = script.createCachedData()
         writeFileSync(temporary, Buffer.concat([Buffer.from(`${key} ${digest(data)}\n`, 'latin1'), data]))
         renameSync(temporary, cacheFile)
@@ -207,7 +222,13 @@ const rebuild = async () => {
   }
 }
 
-const useBundle = process.env.INTENT_DEVNET_BUNDLE !== '0' && (fresh || (await rebuild()))
+if (packed && !fresh) {
+  console.error(
+    'intent-devnet: this install has no CLI bundle (dist/intent-devnet.mjs); reinstall the package.',
+  )
+  process.exit(1)
+}
+const useBundle = packed || (process.env.INTENT_DEVNET_BUNDLE !== '0' && (fresh || (await rebuild())))
 if (useBundle) await runBundle()
 else {
   await registerTsx()

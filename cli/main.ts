@@ -1,11 +1,12 @@
-import { Command } from 'commander'
+import type { Command } from 'commander'
 import { BaseError } from '../spec/BaseError'
+import { ListingCommand } from './listingCommand'
 
 /**
  * The `intent-devnet` CLI. Each subcommand lives in its own module and registers itself;
  * they are imported lazily so `intent-devnet conformance` does not load the simulator.
  */
-const program = new Command()
+const program = new ListingCommand()
   .name('intent-devnet')
   .description(
     'A local devnet of the cross-chain intent service, and a conformance suite for any implementation.',

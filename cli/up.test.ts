@@ -25,7 +25,7 @@ describe('intent-devnet up (the real CLI)', () => {
     })
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
     expect(code).not.toBe(0)
-    expect(output).toContain('--swap-fee-bps must be a whole number of basis points from 0 to 9999')
+    expect(output).toContain('--swap-fee-bps must be at most 9999')
   })
 
   /** Runs `up` with `args` until it exits; answers its exit code and what it wrote to stderr. */

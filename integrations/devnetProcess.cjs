@@ -14,13 +14,15 @@ const stopWithParent = join(__dirname, 'jest', 'stopWithParent.cjs')
 const START_TIMEOUT_MS = 120_000
 
 /**
- * Starts one devnet on free ports and waits until it serves.
+ * Starts one devnet on free ports and waits until it serves. `options`: any start options
+ * (spec/startOptions.ts, the one list: `chainIds`, `rpcPort`, `mnemonic`, …), handed
+ * to `up` as they are and checked there; an unknown name fails the start with the valid ones.
  *
- * @param {{ chains?: number[], apiKey?: string, strictVersion?: boolean, quoteTtlSeconds?: number, swapFeeBps?: number }} [options]
+ * @param {import('../spec/startOptions').DevnetProcessOptions} [options]
  * @returns {Promise<{ manifest: any, manifestPath: string, child: import('node:child_process').ChildProcess, stop: () => Promise<void> }>}
  *
  * @example
- * const devnet = await startDevnetProcess({ chains: [10, 8453] })
+ * const devnet = await startDevnetProcess({ chainIds: [10, 8453] })
  * console.log(devnet.manifest.service.baseUrl)
  * await devnet.stop()
  */
@@ -28,11 +30,7 @@ async function startDevnetProcess(options = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'intent-devnet-'))
   const manifestPath = join(dir, 'manifest.json')
   const args = ['--require', stopWithParent, bin, 'up', '--port', '0', '--manifest', manifestPath]
-  if (options.chains) args.push('--chains', options.chains.join(','))
-  if (options.apiKey) args.push('--api-key', options.apiKey)
-  if (options.strictVersion) args.push('--strict-version')
-  if (options.quoteTtlSeconds) args.push('--quote-ttl', String(options.quoteTtlSeconds))
-  if (options.swapFeeBps !== undefined) args.push('--swap-fee-bps', String(options.swapFeeBps))
+  args.push('--options-json', JSON.stringify(options))
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] })
   child.stdin.on('error', () => {})
   let output = ''

@@ -10,6 +10,24 @@ import { hasDockerEngine } from '../scripts/image/dockerEngine'
 process.env.TESTCONTAINERS_RYUK_DISABLED = 'true'
 process.env.TESTCONTAINERS_HOST_OVERRIDE ??= '127.0.0.1'
 
+/** A port N with N + 1 free too (for --rpc-port with two chains). */
+const freePortPair = async (): Promise<number> => {
+  const { createServer } = await import('node:net')
+  const listen = (port: number) =>
+    new Promise<import('node:net').Server | undefined>((resolve) => {
+      const server = createServer()
+      server.once('error', () => resolve(undefined))
+      server.listen(port, '127.0.0.1', () => resolve(server))
+    })
+  for (;;) {
+    const first = await listen(0)
+    const port = (first!.address() as import('node:net').AddressInfo).port
+    const second = await listen(port + 1)
+    await Promise.all([first, second].map((server) => new Promise((r) => (server ? server.close(r) : r(0)))))
+    if (second && port < 65000) return port
+  }
+}
+
 const rpc = async (url: string, method: string, params: unknown[] = []) => {
   const response = await fetch(url, {
     method: 'POST',
@@ -33,10 +51,14 @@ describe.skipIf(!hasDockerEngine())('IntentDevnetContainer (a real Docker engine
   })
 
   it('starts the devnet with the chains and key asked for, reachable from the host, and stops it', async () => {
+    const rpcPort = await freePortPair()
     devnet = await new IntentDevnetContainer(tag)
-      .withChains([10, 8453])
+      .withChainIds([10, 8453])
       .withApiKey('k')
-      .withQuoteTtl(77)
+      .withQuoteTtlSeconds(77)
+      .withRpcPort(rpcPort)
+      .withAccountCount(3)
+      .withBalance(5)
       .start()
     expect(devnet.apiKey).toBe('k')
     expect(devnet.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
@@ -48,6 +70,12 @@ describe.skipIf(!hasDockerEngine())('IntentDevnetContainer (a real Docker engine
     const manifest = await devnet.manifest()
     expect(manifest.service).toMatchObject({ apiKey: 'k', quoteTtlSeconds: 77 })
     expect(manifest.chains.map((chain) => chain.chainId)).toEqual([10, 8453])
+    // --rpc-port: the chains on N and N + 1, as Anvil-like tools do.
+    expect(manifest.chains.map((chain) => chain.rpcUrl)).toEqual([
+      `http://127.0.0.1:${rpcPort}`,
+      `http://127.0.0.1:${rpcPort + 1}`,
+    ])
+    expect(manifest.accounts).toHaveLength(3)
     for (const chain of manifest.chains)
       expect(await rpc(chain.rpcUrl, 'eth_chainId')).toBe(`0x${chain.chainId.toString(16)}`)
     // A funded account really holds ETH on the chain the host reaches.
@@ -58,7 +86,7 @@ describe.skipIf(!hasDockerEngine())('IntentDevnetContainer (a real Docker engine
           'latest',
         ])) as string,
       ),
-    ).toBeGreaterThan(0n)
+    ).toBe(5n * 10n ** 18n)
 
     const id = devnet.getId()
     await devnet.stop()

@@ -8,7 +8,16 @@ import {
   type StartedTestContainer,
   Wait,
 } from 'testcontainers'
-import { type DevnetManifest, DevnetManifest as DevnetManifestSchema } from '../spec'
+import {
+  createControlClient,
+  DEFAULT_API_KEY,
+  type DevnetManifest,
+  type DevnetProcessOptions,
+  parseStartOptions,
+  START_OPTION_NAMES,
+  type StartOptionName,
+  startOptionArgs,
+} from '../spec'
 import { BaseError } from '../spec/BaseError'
 
 const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
@@ -31,22 +40,64 @@ export class ImageMissingError extends BaseError {
   }
 }
 
+/** testcontainers found no engine: says what to set (issue 26). */
+export class NoContainerRuntimeError extends BaseError {
+  override name = 'IntentDevnetContainer.NoContainerRuntimeError'
+  constructor(cause: Error) {
+    super('testcontainers found no working Docker engine.', {
+      details: [
+        cause.message,
+        'If `docker info` works here, the engine likely has no bridge network (a CI job inside a container, dockerd --bridge=none): set TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 (the devnet container uses the host network, so the host is this machine).',
+        'Otherwise start Docker, or point DOCKER_HOST at an engine.',
+      ].join('\n'),
+      docsPath: 'docs/ci.md',
+      cause,
+    })
+  }
+}
+
+/** The start options a container takes (its manifest stays inside it: `manifest()` reads it over HTTP). */
+type ContainerOptionName = Exclude<StartOptionName, 'manifestPath'>
+const CONTAINER_OPTIONS = START_OPTION_NAMES.filter(
+  (name): name is ContainerOptionName => name !== 'manifestPath',
+)
+
+/** `chainIds` → `withChainIds`: the method of each start option. */
+type WithMethodName<name extends string> = `with${Capitalize<name>}`
+const methodName = <name extends string>(name: name) =>
+  `with${name[0]!.toUpperCase()}${name.slice(1)}` as WithMethodName<name>
+
+/**
+ * One `withX(value)` per start option (spec/startOptions.ts, the list behind
+ * `intent-devnet up`'s flags): `withChainIds([10, 8453])`, `withRpcPort(8545)`,
+ * `withMnemonic(words)`, `withAccountCount(n)`, `withBalance(ether)`, `withBlockTime(s)`,
+ * `withStrictVersion()`, `withForks({ 8453: url })`, …
+ */
+export type StartOptionMethods<self> = {
+  [name in ContainerOptionName as WithMethodName<name>]-?: undefined extends DevnetProcessOptions[name]
+    ? boolean extends NonNullable<DevnetProcessOptions[name]>
+      ? (value?: boolean) => self
+      : (value: NonNullable<DevnetProcessOptions[name]>) => self
+    : never
+}
+
 /**
  * The intent-devnet simulator in a container, for testcontainers. It runs on the host's network
  * (`--network host`), so the service and every chain's RPC URL in the manifest answer on
- * 127.0.0.1 of the machine running the tests; the service picks a free port itself. Needs a
- * local Linux engine (host networking) and works without the reaper
- * (`TESTCONTAINERS_RYUK_DISABLED=true`): `stop()` removes the container.
+ * 127.0.0.1 of the machine running the tests; the service picks a free port itself unless
+ * `withPort(n)`. Needs a local Linux engine (host networking) and works without the reaper
+ * (`TESTCONTAINERS_RYUK_DISABLED=true`): `stop()` removes the container. Every start option
+ * has its `withX` method ({@link StartOptionMethods}); `withOptions({...})` sets several.
  *
  * @example
- * const devnet = await new IntentDevnetContainer().withChains([10, 8453]).withApiKey('k').start()
+ * const devnet = await new IntentDevnetContainer().withChainIds([10, 8453]).withApiKey('k').start()
  * const { chains } = await devnet.manifest()
  * await devnet.stop()
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface's withX methods are defined on the prototype below.
 export class IntentDevnetContainer extends GenericContainer {
   private readonly image: string
-  private readonly upArgs = new Map<string, string[]>()
-  private apiKey = 'devnet-key'
+  private options: DevnetProcessOptions = {}
 
   constructor(image: string = DEFAULT_IMAGE) {
     super(image)
@@ -54,56 +105,41 @@ export class IntentDevnetContainer extends GenericContainer {
     this.withNetworkMode('host').withWaitStrategy(Wait.forLogMessage(UP_LINE)).withStartupTimeout(120_000)
   }
 
-  /** Chain ids to run (`--chains`; default 1, 10, 8453, 42161). */
-  withChains(chainIds: readonly number[]): this {
-    this.upArgs.set('--chains', [chainIds.join(',')])
-    return this
-  }
-
-  /** The API key callers send in `x-api-key` (`--api-key`; default `devnet-key`). */
-  withApiKey(apiKey: string): this {
-    this.apiKey = apiKey
-    this.upArgs.set('--api-key', [apiKey])
-    return this
-  }
-
-  /** Rejects requests without `x-api-version` (`--strict-version`). */
-  withStrictVersion(): this {
-    this.upArgs.set('--strict-version', [])
-    return this
-  }
-
-  /** Lifetime of a blanc quote in seconds (`--quote-ttl`). */
-  withQuoteTtl(seconds: number): this {
-    this.upArgs.set('--quote-ttl', [String(seconds)])
-    return this
-  }
-
-  /** Swap fee in basis points (`--swap-fee-bps`). */
-  withSwapFeeBps(bps: number): this {
-    this.upArgs.set('--swap-fee-bps', [String(bps)])
-    return this
-  }
-
-  /** Forks a chain from an RPC URL the container can reach (`--fork CHAIN=URL`, repeatable). */
-  withFork(chainId: number, rpcUrl: string): this {
-    this.upArgs.set(`--fork ${chainId}`, ['--fork', `${chainId}=${rpcUrl}`])
+  /** Sets start options (checked: an unknown name is an error that lists the valid ones). */
+  withOptions(options: DevnetProcessOptions): this {
+    this.options = parseStartOptions(
+      { ...this.options, ...options },
+      { names: CONTAINER_OPTIONS, where: 'IntentDevnetContainer' },
+    )
     return this
   }
 
   /** Starts the container; resolves once the service listens. */
   override async start(): Promise<StartedIntentDevnetContainer> {
-    const client = await getContainerRuntimeClient()
+    const client = await getContainerRuntimeClient().catch((error: Error) => {
+      throw new NoContainerRuntimeError(error)
+    })
     if (!(await client.image.exists(ImageName.fromString(this.image))))
       throw new ImageMissingError(this.image)
-    const args = ['up', '--port', '0']
-    for (const [flag, values] of this.upArgs)
-      args.push(...(flag.startsWith('--fork ') ? values : [flag, ...values]))
-    this.withCommand(args)
+    this.withCommand(['up', ...startOptionArgs({ port: 0, ...this.options })])
     const started = await super.start()
-    return new StartedIntentDevnetContainer(started, await baseUrlOf(started), this.apiKey)
+    return new StartedIntentDevnetContainer(
+      started,
+      await baseUrlOf(started),
+      this.options.apiKey ?? DEFAULT_API_KEY,
+    )
   }
 }
+
+// The withX methods, defined on the prototype just below, one per start option.
+export interface IntentDevnetContainer extends StartOptionMethods<IntentDevnetContainer> {}
+
+for (const name of CONTAINER_OPTIONS)
+  Object.defineProperty(IntentDevnetContainer.prototype, methodName(name), {
+    value(this: IntentDevnetContainer, value: unknown = true) {
+      return this.withOptions({ [name]: value })
+    },
+  })
 
 /** The base URL the service printed (it chose a free port). */
 async function baseUrlOf(container: StartedTestContainer): Promise<string> {
@@ -136,10 +172,6 @@ export class StartedIntentDevnetContainer extends AbstractStartedContainer {
 
   /** The devnet's manifest (`GET /_devnet/manifest`): chains with RPC URLs the host can reach, contracts, tokens, funded accounts. */
   async manifest(): Promise<DevnetManifest> {
-    const response = await fetch(`${this.baseUrl}/_devnet/manifest`, {
-      headers: { 'x-api-key': this.apiKey },
-    })
-    if (!response.ok) throw new BaseError(`GET /_devnet/manifest answered ${response.status}.`)
-    return DevnetManifestSchema.parse(await response.json())
+    return createControlClient({ baseUrl: this.baseUrl, apiKey: this.apiKey }).manifest()
   }
 }

@@ -1,16 +1,14 @@
 import { createRequire } from 'node:module'
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest'
 import type { TestProject } from 'vitest/node'
-import type { DevnetManifest } from '../spec'
+import { createControlClient, type DevnetManifest, type DevnetProcessOptions } from '../spec'
 
-/** What the global setup starts: `test.provide.intentDevnetOptions` in the vitest config. */
-export type IntentDevnetVitestOptions = {
-  /** Chain ids (default 1, 10, 8453, 42161). */
-  chains?: number[] | undefined
-  apiKey?: string | undefined
-  strictVersion?: boolean | undefined
-  quoteTtlSeconds?: number | undefined
-  swapFeeBps?: number | undefined
+/**
+ * What the global setup starts: `test.provide.intentDevnetOptions` in the vitest config. Every
+ * start option (`chainIds`, `rpcPort`, `mnemonic`, `accountCount`, `balance`, `blockTime`, …:
+ * spec/startOptions.ts, the same list as `intent-devnet up`'s flags), and `perWorker`.
+ */
+export type IntentDevnetVitestOptions = DevnetProcessOptions & {
   /**
    * One devnet per worker (as many as the project's `maxWorkers`) instead of one for the run:
    * files then run in parallel, each on its worker's devnet (`workerDevnet()`), and may isolate
@@ -43,28 +41,18 @@ declare module 'vitest' {
  * const { service, chains, accounts } = inject('intentDevnet')
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const options = project.config.provide?.intentDevnetOptions ?? {}
+  const { perWorker, ...options } = project.config.provide?.intentDevnetOptions ?? {}
   // Each devnet in a process of its own (integrations/devnetProcess.cjs, as the Jest setup does):
   // its service runs on a core of its own rather than on vitest's main thread, and it stops
   // with this process however the run ends.
   const { startDevnetProcess } = createRequire(import.meta.url)('./devnetProcess.cjs') as {
-    startDevnetProcess: (options: IntentDevnetVitestOptions) => Promise<{
+    startDevnetProcess: (options: DevnetProcessOptions) => Promise<{
       manifest: DevnetManifest
       stop: () => Promise<void>
     }>
   }
-  const count = options.perWorker ? Math.max(1, project.config.maxWorkers) : 1
-  const started = await Promise.allSettled(
-    Array.from({ length: count }, () =>
-      startDevnetProcess({
-        chains: options.chains,
-        apiKey: options.apiKey,
-        strictVersion: options.strictVersion,
-        quoteTtlSeconds: options.quoteTtlSeconds,
-        swapFeeBps: options.swapFeeBps,
-      }),
-    ),
-  )
+  const count = perWorker ? Math.max(1, project.config.maxWorkers) : 1
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startDevnetProcess(options)))
   const sims = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
   const failed = started.find((result) => result.status === 'rejected')
   if (failed) {
@@ -72,7 +60,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw failed.reason
   }
   project.provide('intentDevnet', sims[0]!.manifest)
-  if (options.perWorker)
+  if (perWorker)
     project.provide(
       'intentDevnets',
       sims.map((sim) => sim.manifest),
@@ -98,25 +86,18 @@ export function workerDevnet(): DevnetManifest {
   return manifest
 }
 
-/** Calls the devnet's control API with the manifest's key. */
-async function control<result>(manifest: DevnetManifest, path: string, body: unknown): Promise<result> {
-  const response = await fetch(`${manifest.service.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'x-api-key': manifest.service.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`)
-  return (await response.json()) as result
-}
+/** The contract's control client for a devnet (spec/controlClient.ts). */
+const control = (manifest: DevnetManifest) =>
+  createControlClient({ baseUrl: manifest.service.baseUrl, apiKey: manifest.service.apiKey })
 
 /** Snapshots every chain (and the clock) through `POST /_devnet/snapshot`; returns the snapshot id. */
 export async function snapshotDevnet(manifest: DevnetManifest = workerDevnet()): Promise<string> {
-  return (await control<{ id: string }>(manifest, '/_devnet/snapshot', {})).id
+  return control(manifest).snapshot()
 }
 
 /** Reverts every chain (and the clock) to a snapshot through `POST /_devnet/revert`. */
 export async function revertDevnet(id: string, manifest: DevnetManifest = workerDevnet()): Promise<void> {
-  await control(manifest, '/_devnet/revert', { id })
+  await control(manifest).revert(id)
 }
 
 /**

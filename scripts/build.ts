@@ -17,11 +17,12 @@
 import { spawn } from 'node:child_process'
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
-import { isBuiltin } from 'node:module'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Script } from 'node:vm'
 import { build, type Plugin } from 'esbuild'
+import { lazyBuiltins, requireExternals } from './bundlePlugins'
+import { copySwaggerUiAssets, swaggerUiAssets } from './swaggerUiAssets'
 
 /** The project's root (package.json, simulator/, conformance/). */
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)))
@@ -37,11 +38,11 @@ export type BundleName = keyof typeof ENTRY_POINTS
 
 /**
  * Packages the bundle leaves in node_modules: each finds files beside its own code at run time
- * (the Anvil binary, Swagger UI's static assets, secp256k1's prebuilt addon, esbuild's binary for
- * the `image` subcommand), which a bundle would lose. Everything else (viem, zod, fastify, …) is
+ * (the Anvil binary, secp256k1's prebuilt addon, esbuild's binary for the `image` subcommand),
+ * which a bundle would lose (Swagger UI's assets are copied instead: swaggerUiAssets.ts). Everything else (viem, zod, fastify, …) is
  * inlined and tree-shaken.
  */
-export const EXTERNAL_PACKAGES = ['@foundry-rs/*', '@fastify/swagger-ui', 'secp256k1', 'esbuild'] as const
+export const EXTERNAL_PACKAGES = ['@foundry-rs/*', 'secp256k1', 'esbuild'] as const
 
 /**
  * Files outside the module graph whose change must rebuild the bundle: the build itself, its
@@ -104,7 +105,7 @@ export function staleReason(name: BundleName, root = ROOT): string | undefined {
  * module sits in the source tree, not at the bundle: code that reads files beside itself (the
  * explorer's assets, the scenario packs, package.json, the Anvil package) still finds them.
  */
-function sourceLocations(root: string): Plugin {
+export function sourceLocations(root: string): Plugin {
   return {
     name: 'source-locations',
     setup(build) {
@@ -143,68 +144,6 @@ const banner = [
   "const __rootPath = (path) => require('node:url').fileURLToPath(new URL(path, __rootUrl)).replace(/\\/$/, '');",
   "const __bundleFilename = require('node:url').fileURLToPath(__bundleUrl), __bundleDirname = require('node:path').dirname(__bundleFilename);",
 ].join('\n')
-
-/**
- * Every `import` of Node's own modules and of {@link EXTERNAL_PACKAGES} becomes a `require` (a
- * small CommonJS module in the bundle), so the bundle's body has no import statement: it can run
- * as a script. All of them are CommonJS (or Node's modules), which is what a `require` gives.
- */
-function requireExternals(): Plugin {
-  const external = new RegExp(
-    `^(?:${EXTERNAL_PACKAGES.map((name) => name.replace('/*', '/.+').replace(/[.]/g, '\\.')).join('|')})(?:/.*)?$`,
-  )
-  return {
-    name: 'require-externals',
-    setup(build) {
-      build.onResolve({ filter: /.*/ }, (args) => {
-        if (args.kind !== 'import-statement' && args.kind !== 'dynamic-import') return undefined
-        if (!isBuiltin(args.path) && !external.test(args.path)) return undefined
-        return { path: args.path, namespace: 'require-external' }
-      })
-      build.onLoad({ filter: /.*/, namespace: 'require-external' }, (args) => ({
-        contents: `module.exports = require(${JSON.stringify(args.path)})`,
-        loader: 'js',
-        resolveDir: build.initialOptions.absWorkingDir ?? ROOT,
-      }))
-    },
-  }
-}
-
-/**
- * Node modules a dependency requires when it loads but uses only on a path the devnet never
- * takes, by the dependency's file (under node_modules): in the bundle each is required on its
- * first use instead (its properties are read through a Proxy). fastify's server.js requires https
- * and http2 (and with them tls) for the servers it builds only when asked for https or http2:
- * ~12 ms of compiling Node's own modules at every start (issue 18, BENCHMARKS.md "Fast start").
- */
-export const LAZY_BUILTINS: Record<string, readonly string[]> = {
-  'fastify/lib/server.js': ['node:https', 'node:http2'],
-}
-
-/** The `require`s of {@link LAZY_BUILTINS}, deferred. */
-function lazyBuiltins(): Plugin {
-  const filter = new RegExp(
-    `^(?:${[...new Set(Object.values(LAZY_BUILTINS).flat())].map((name) => name.replace(/[.]/g, '\\.')).join('|')})$`,
-  )
-  return {
-    name: 'lazy-builtins',
-    setup(build) {
-      build.onResolve({ filter }, (args) => {
-        if (args.kind !== 'require-call') return undefined
-        const from = args.importer.replaceAll('\\', '/')
-        const lazy = Object.entries(LAZY_BUILTINS).some(
-          ([file, names]) => from.endsWith(`/node_modules/${file}`) && names.includes(args.path),
-        )
-        return lazy ? { path: args.path, namespace: 'lazy-builtin' } : undefined
-      })
-      build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
-        contents: `let loaded;\nmodule.exports = new Proxy({}, { get: (_, key) => (loaded ??= require(${JSON.stringify(args.path)}))[key] });`,
-        loader: 'js',
-        resolveDir: build.initialOptions.absWorkingDir ?? ROOT,
-      }))
-    },
-  }
-}
 
 /** What {@link buildBundle} returns. */
 export type BuildBundleReturnType = {
@@ -292,7 +231,12 @@ export async function buildBundle(
       'import.meta.dirname': '__bundleDirname',
       'import.meta.filename': '__bundleFilename',
     },
-    plugins: [sourceLocations(root), requireExternals(), lazyBuiltins()],
+    plugins: [
+      sourceLocations(root),
+      swaggerUiAssets(root, "__rootPath('')"),
+      requireExternals(EXTERNAL_PACKAGES, ROOT),
+      lazyBuiltins(ROOT),
+    ],
     legalComments: 'none',
     // Linked, not inline: Node reads it only under --enable-source-maps (stack traces into the
     // sources) and the bench's CPU profile; the bundle stays small to parse.
@@ -312,6 +256,7 @@ export async function buildBundle(
   const output = result.outputFiles.find((file) => file.path === bundlePath(name, root))
   if (!output) throw new Error(`esbuild wrote no ${bundlePath(name, root)}`)
   const text = asScriptBody(output.text)
+  copySwaggerUiAssets(root)
   await mkdir(join(root, OUT_DIR), { recursive: true })
   const path = bundlePath(name, root)
   const map = result.outputFiles.find((file) => file.path === `${path}.map`)
@@ -371,6 +316,11 @@ if (isMain) {
     const stale = names.map((name) => [name, staleReason(name)] as const).filter(([, reason]) => reason)
     for (const [name, reason] of stale) console.error(`${name}: stale (${reason})`)
     process.exitCode = stale.length > 0 ? 1 : 0
+  } else if (
+    process.argv.includes('--if-possible') &&
+    /^(pack|publish)$/.test(process.env.npm_command ?? '')
+  ) {
+    // `prepare` after `prepack` (scripts/buildPackage.ts --pack has built everything).
   } else {
     // At `npm install` (--if-possible) a failed build must not fail the install: the bin then
     // rebuilds on first run, or runs the sources through tsx and shows the real error.

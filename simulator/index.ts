@@ -4,12 +4,12 @@
  */
 
 export { BaseError, type BaseErrorParameters } from '../spec/BaseError'
+export { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT } from '../spec/startOptions'
 export { type CapturedChainState, captureChainState } from './devnet/captureChainState'
 export { type Devnet, type StartDevnetParameters, startDevnet } from './devnet/startDevnet'
 export { type ChainGas, readStateMeta, writeDevnetState } from './devnet/stateDir'
 export { createFaults, FAULT_CATALOGUE, FAULT_NAMES, type FaultName, type Faults } from './faults/faults'
 export { ERROR_CODES, type ErrorCode } from './http/errorCodes'
-export { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT } from './http/startService'
 export {
   type CreateServicesParameters,
   createServices,

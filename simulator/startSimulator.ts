@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { tokensByChain } from '../contracts/addresses'
-import { API_VERSIONS, type DevnetManifest } from '../spec'
+import { API_VERSIONS, type DevnetManifest, type StartOptions } from '../spec'
 import { createDepositProcessor, type DepositProcessor } from './deposits'
 import { type AnvilLauncher, earlyAnvilLauncher } from './devnet/anvil'
 import { type ChainSender, createChainSender } from './devnet/chainSender'
@@ -41,34 +41,17 @@ import { createWithdrawalService } from './withdrawals/withdrawals'
 /** Default lifetime of a blanc quote, in seconds (`--quote-ttl`). */
 export const DEFAULT_QUOTE_TTL_SECONDS = 300
 
-/** Parameters of {@link startSimulator}. */
-export type StartSimulatorParameters = {
-  /** Port of the HTTP service (default 0: a free one; `intent-devnet up` asks for 4000). */
-  port?: number | undefined
-  host?: string | undefined
-  apiKey?: string | undefined
+/**
+ * Parameters of {@link startSimulator}: every start option (spec/startOptions.ts, the
+ * one list behind `up`'s flags and the setups' options), and what only code can pass.
+ */
+export type StartSimulatorParameters = StartOptions & {
   /** More keys the service accepts, each with its own per-key state (the conformance runner's simulator). */
   extraApiKeys?: readonly string[] | undefined
   /** How often the deposit processor polls the chains, ms (default 250; the conformance runner's simulator polls faster). */
   depositPollIntervalMs?: number | undefined
-  strictVersion?: boolean | undefined
-  /** Chain ids to run (default 1, 10, 8453, 42161). */
-  chainIds?: readonly number[] | undefined
-  /** Makes the run resumable: chain state and the service's durable data live here. */
-  stateDir?: string | undefined
-  /** chainId → RPC URL to fork. */
-  forks?: Record<number, string> | undefined
-  quoteTtlSeconds?: number | undefined
   /** Memory budget of the live blanc quotes, in bytes (default 512 MiB); past it new quotes answer 503 QUOTE_STORE_FULL. */
   quoteStoreBytes?: number | undefined
-  /** Swap fee in basis points of the swapped value (`--swap-fee-bps`, default 10; docs/quoting.md). */
-  swapFeeBps?: number | undefined
-  /** Gas price per chain id, in gwei (`--gas-price CHAIN=GWEI`), over the realistic defaults (docs/quoting.md). */
-  gasPrices?: Readonly<Record<number, string>> | undefined
-  /** Time a request (headers and body) may take to arrive, in ms (`--request-timeout`, default 30 s); later answers 408. */
-  requestTimeoutMs?: number | undefined
-  /** Write the manifest as JSON to this path once the service listens. */
-  manifestPath?: string | undefined
   faults?: Faults | undefined
   logger?: boolean | undefined
   log?: ((line: string) => void) | undefined
@@ -115,6 +98,11 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
     host: parameters.host,
     stateDir: parameters.stateDir,
     forks: parameters.forks,
+    basePort: parameters.rpcPort,
+    mnemonic: parameters.mnemonic,
+    accountCount: parameters.accountCount,
+    balance: parameters.balance,
+    blockTime: parameters.blockTime,
     log: parameters.log,
     launchAnvil: parameters.launchAnvil ?? early?.launch,
     bootState: parameters.bootState,

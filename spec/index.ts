@@ -203,3 +203,5 @@ const nameBySchema = new Map<z.ZodType, SpecSchemaName>(
 export function specSchemaNameOf(schema: z.ZodType): SpecSchemaName | undefined {
   return nameBySchema.get(schema)
 }
+export * from './controlClient'
+export * from './startOptions'

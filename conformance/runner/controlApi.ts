@@ -1,31 +1,26 @@
+import { type ControlAnswer, createControlClient } from '../../spec/controlClient'
 import { readPath } from './matchers'
 import type { ScenarioContext } from './scenarioContext'
 
-/** The answer of a control API call: its status and raw body. */
-export type ControlAnswer = { status: number; text: string }
+export type { ControlAnswer }
 
-/** Posts a JSON body to a devnet control endpoint (`/_devnet/clock/advance`, `/_devnet/faults`). */
+/** The contract's control client for a scenario's target (spec/controlClient.ts). */
+const clientOf = (context: ScenarioContext) =>
+  createControlClient({ baseUrl: context.target, apiKey: context.apiKey })
+
+/** Posts a JSON body to a devnet control endpoint (`/_devnet/clock/advance`, `/_devnet/faults`), answered as it came. */
 export async function postControl(
   context: ScenarioContext,
   path: string,
   body: unknown,
 ): Promise<ControlAnswer> {
-  const response = await fetch(new URL(path, context.target), {
-    method: 'POST',
-    headers: { 'x-api-key': context.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
-  })
-  const text = await response.text()
-  return { status: response.status, text }
+  return clientOf(context).request('POST', path, body)
 }
 
 /** The target's devnet clock (its manifest), unix seconds; the runner's clock when the manifest has none. */
 export async function targetNow(context: ScenarioContext): Promise<number> {
-  const response = await fetch(new URL('/_devnet/manifest', context.target), {
-    headers: { 'x-api-key': context.apiKey },
-    signal: AbortSignal.timeout(10_000),
-  })
-  const now = readPath(await response.json(), '/clock/now').value
+  // Read loosely: a target's manifest need not be the simulator's whole one.
+  const { text } = await clientOf(context).request('GET', '/_devnet/manifest')
+  const now = readPath(JSON.parse(text), '/clock/now').value
   return typeof now === 'number' ? now : Date.now() / 1000
 }

@@ -2,6 +2,9 @@
 // Test files run in Jest's workers: the manifest reaches them as a file named in the
 // environment (INTENT_DEVNET_MANIFEST, set by globalSetup.cjs in Jest's parent process).
 const { readFileSync } = require('node:fs')
+// The contract's control client (spec/controlClient.ts), built as CommonJS
+// (scripts/buildPackage.ts: `npm install` in a checkout, `npm pack` for the package).
+const { createControlClient } = require('../../dist/lib/spec.cjs')
 
 let cached
 /**
@@ -21,25 +24,30 @@ function devnetManifest() {
   return cached.manifest
 }
 
-async function control(path, body) {
+/** The control client of the run's devnet. */
+function control() {
   const { service } = devnetManifest()
-  const response = await fetch(`${service.baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'x-api-key': service.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`)
-  return response.json()
+  return createControlClient({ baseUrl: service.baseUrl, apiKey: service.apiKey })
 }
 
-/** Snapshots every chain (and the clock) through `POST /_devnet/snapshot`; resolves to its id. */
+/**
+ * Snapshots every chain (and the clock) through `POST /_devnet/snapshot`; resolves to its id.
+ *
+ * @example
+ * const id = await snapshotDevnet()
+ */
 async function snapshotDevnet() {
-  return (await control('/_devnet/snapshot', {})).id
+  return control().snapshot()
 }
 
-/** Reverts every chain (and the clock) to a snapshot through `POST /_devnet/revert`. */
+/**
+ * Reverts every chain (and the clock) to a snapshot through `POST /_devnet/revert`.
+ *
+ * @example
+ * await revertDevnet(id)
+ */
 async function revertDevnet(id) {
-  await control('/_devnet/revert', { id })
+  await control().revert(id)
 }
 
 /**

@@ -117,7 +117,7 @@ it('the devnet stops when the process that ran the global setup is killed', asyn
     process.execPath,
     [
       '-e',
-      `require(${JSON.stringify(setup)})({}, { globals: { intentDevnetOptions: { chains: [10] } } }).then(() => {
+      `require(${JSON.stringify(setup)})({}, { globals: { intentDevnetOptions: { chainIds: [10] } } }).then(() => {
          console.log(JSON.stringify({ manifestPath: process.env.INTENT_DEVNET_MANIFEST, url: process.env.INTENT_DEVNET_URL }))
          setInterval(() => {}, 1000)
        })`,

@@ -206,6 +206,8 @@ export function assembleRootfs(parameters: AssembleRootfsParameters): AssembleRo
   const app = join(rootfs, IMAGE_PATHS.app)
   place(rootfs, join(root, 'package.json'), join(IMAGE_PATHS.app, 'package.json'))
   cpSync(join(root, 'scenarios'), join(app, 'scenarios'), { recursive: true, dereference: true })
+  // Swagger UI's assets, which the bundle serves from there (scripts/swaggerUiAssets.ts).
+  cpSync(join(root, 'dist', 'swagger-ui'), join(app, 'dist', 'swagger-ui'), { recursive: true })
   // Files our modules read beside themselves (the explorer's page and assets): everything in
   // the source folders that is not TypeScript, at the same paths (see sourceLocations in scripts/build.ts).
   for (const folder of SOURCE_FOLDERS)

@@ -3,16 +3,20 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
+import { isPackedInstall } from '../../simulator/devnet/bootStateFiles.js'
 import { BaseError } from '../../spec/BaseError'
-import { buildBundle, bundlePath, EXTERNAL_PACKAGES, OUT_DIR, staleReason } from '../build'
 import { assembleRootfs, IMAGE_PATHS } from './assembleRootfs'
 
 export class DockerError extends BaseError {
   override name = 'Image.DockerError'
 }
 
+/** scripts/build.ts OUT_DIR: the folder of the CLI's bundle under the root (and under /app). */
+const OUT_DIR = 'dist'
 /** Where the CLI's bundle sits under /app: where scripts/build.ts puts it under the root. */
 const BUNDLE_PATH = `${OUT_DIR}/intent-devnet.mjs`
+/** scripts/build.ts EXTERNAL_PACKAGES less esbuild: what the bundle needs beside it in node_modules. */
+const BUNDLE_EXTERNALS = ['@foundry-rs/*', 'secp256k1']
 
 /** The label that records what an image was built from (see {@link ensureImage}). */
 export const BUILD_LABEL = 'io.intent-devnet.build'
@@ -114,10 +118,14 @@ export async function buildImage(parameters: BuildImageParameters = {}): Promise
   const work = mkdtempSync(join(tmpdir(), 'intent-devnet-image-'))
   try {
     const rootfs = join(work, 'rootfs')
-    // The CLI's bundle (scripts/build.ts, the one the bin runs), rebuilt when stale, then
-    // copied to the same place under /app so its paths to the source tree hold there too.
-    if (staleReason('intent-devnet', root)) await buildBundle('intent-devnet', root)
-    const content = readFileSync(bundlePath('intent-devnet', root))
+    // The CLI's bundle (scripts/build.ts, the one the bin runs), rebuilt when stale in a
+    // checkout (an installed package's came built), then copied to the same place under /app
+    // so its paths to the source tree hold there too.
+    if (!isPackedInstall(root)) {
+      const { buildBundle, staleReason } = await import('../build')
+      if (staleReason('intent-devnet', root)) await buildBundle('intent-devnet', root)
+    }
+    const content = readFileSync(join(root, BUNDLE_PATH))
     mkdirSync(join(rootfs, IMAGE_PATHS.app, OUT_DIR), { recursive: true })
     writeFileSync(join(rootfs, IMAGE_PATHS.app, BUNDLE_PATH), content)
     const bundle = { bytes: content.length, sha256: createHash('sha256').update(content).digest('hex') }
@@ -137,7 +145,7 @@ export async function buildImage(parameters: BuildImageParameters = {}): Promise
     }
     log(`the CLI's bundle: ${(bundle.bytes / 1e6).toFixed(1)} MB`)
     // esbuild stays out: only `intent-devnet image` loads it, and the image builds no images.
-    const packages = EXTERNAL_PACKAGES.filter((name) => name !== 'esbuild')
+    const packages = BUNDLE_EXTERNALS
     const layout = assembleRootfs({ root, rootfs, packages })
     log(
       `root filesystem: node, ${layout.libraries.length} shared libraries, tini, ${layout.packages.length} packages`,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Command } from 'commander'
 
@@ -16,7 +17,11 @@ export function register(program: Command): void {
     .action(async (options: { tag?: string; force?: boolean }) => {
       // From the sources through tsx, in a child: the build bundles the CLI, so the CLI's own
       // bundle must not contain it (and the image, which builds no images, has no tsx).
-      const args = ['--import', 'tsx', join(root, 'scripts/image/buildImageCommand.ts')]
+      // An installed package has it built (dist/image.mjs, scripts/buildPackage.ts), no tsx.
+      const built = join(root, 'dist/image.mjs')
+      const args = existsSync(built)
+        ? [built]
+        : ['--import', 'tsx', join(root, 'scripts/image/buildImageCommand.ts')]
       if (options.tag) args.push('--tag', options.tag)
       if (options.force) args.push('--force')
       const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' })

@@ -23,6 +23,9 @@ export type FreshBootState = {
   chains: Record<string, { path: string; blockNumber: number; blockHash: string }>
 }
 
+/** True when this root is an installed package (built at `npm pack` elsewhere): its build is trusted, never rebuilt. */
+export function isPackedInstall(root: string): boolean
+
 /** True when the CLI's bundle exists and no input changed since it was built. */
 export function bundleFresh(root: string): boolean
 

@@ -9,7 +9,7 @@
 // bundle it was baked for (size, mtime), and the bundle's own stamp lists every source (the
 // contracts' artifacts, placement, funding, keys) with size and mtime. So it is fresh exactly
 // when the bundle is, the Anvil binary is the one that baked it, and each dump is as written.
-import { readFileSync, statSync } from 'node:fs'
+import { readFileSync, realpathSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { anvilBinaryPath } from './anvilProcess.js'
 
@@ -23,17 +23,42 @@ export const BOOT_STATE_STAMP = 'stamp.json'
 const BUNDLE = 'dist/intent-devnet.mjs'
 const BUNDLE_STAMP = 'dist/intent-devnet.stamp.json'
 
-const sameFile = (path, size, mtimeMs) => {
+/** scripts/buildPackage.ts PACKED_MARKER: written at `npm pack`, names the root it was built in. */
+const PACKED_MARKER = 'dist/packed.json'
+
+/**
+ * True when this root is an installed package (its build came in the tarball, made at `npm
+ * pack` in another root): the build is then trusted as it is and never rebuilt; files are
+ * compared by size alone (npm gives every file of a tarball the same mtime).
+ */
+export function isPackedInstall(root) {
+  try {
+    const marker = JSON.parse(readFileSync(join(root, PACKED_MARKER), 'utf8'))
+    return marker.root !== realpathSync(root)
+  } catch {
+    return false
+  }
+}
+
+const sameFile = (path, size, mtimeMs, packed = false) => {
   try {
     const stat = statSync(path)
-    return stat.size === size && stat.mtimeMs === mtimeMs
+    return stat.size === size && (packed || stat.mtimeMs === mtimeMs)
   } catch {
     return size === -1
   }
 }
 
-/** True when the CLI's bundle exists and no input changed since it was built (scripts/build.ts staleReason). */
+/** True when the CLI's bundle exists and no input changed since it was built (scripts/build.ts staleReason); an installed package's bundle when it exists. */
 export function bundleFresh(root) {
+  if (isPackedInstall(root)) {
+    try {
+      const { bundle } = JSON.parse(readFileSync(join(root, BUNDLE_STAMP), 'utf8'))
+      return sameFile(join(root, BUNDLE), bundle.size, bundle.mtimeMs, true)
+    } catch {
+      return false
+    }
+  }
   try {
     const { bundle, inputs } = JSON.parse(readFileSync(join(root, BUNDLE_STAMP), 'utf8'))
     if (!sameFile(join(root, BUNDLE), bundle.size, bundle.mtimeMs)) return false
@@ -54,12 +79,21 @@ export function freshBootState(root, { bundleChecked = false } = {}) {
     const stamp = JSON.parse(readFileSync(join(dir, BOOT_STATE_STAMP), 'utf8'))
     if (stamp.version !== 1) return undefined
     const { bundle } = JSON.parse(readFileSync(join(root, BUNDLE_STAMP), 'utf8'))
-    if (stamp.bundle.size !== bundle.size || stamp.bundle.mtimeMs !== bundle.mtimeMs) return undefined
+    // Installed: the bake came with the bundle in the tarball; the Anvil binary is this
+    // install's, the same build when it has the same size.
+    const packed = isPackedInstall(root)
+    if (stamp.bundle.size !== bundle.size || (!packed && stamp.bundle.mtimeMs !== bundle.mtimeMs))
+      return undefined
     const [anvil, anvilSize, anvilMtime] = stamp.anvil
-    if (anvil !== anvilBinaryPath() || !sameFile(anvil, anvilSize, anvilMtime)) return undefined
+    if (
+      packed
+        ? !sameFile(anvilBinaryPath(), anvilSize, 0, true)
+        : anvil !== anvilBinaryPath() || !sameFile(anvil, anvilSize, anvilMtime)
+    )
+      return undefined
     const chains = {}
     for (const [chainId, { file, size, mtimeMs, blockNumber, blockHash }] of Object.entries(stamp.chains)) {
-      if (!sameFile(join(dir, file), size, mtimeMs)) return undefined
+      if (!sameFile(join(dir, file), size, mtimeMs, packed)) return undefined
       chains[chainId] = { path: join(dir, file), blockNumber, blockHash }
     }
     if (!bundleChecked && !bundleFresh(root)) return undefined

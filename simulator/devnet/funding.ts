@@ -54,6 +54,8 @@ export type PlanFundingParameters = {
   compactDeposits: boolean
   /** Every token was just placed by us (no need to ask who mints it). */
   fresh: boolean
+  /** Ether of each test account (`--balance`; default {@link FUNDING}.account.ETH). */
+  accountEther?: number | undefined
 }
 
 /** What {@link planFunding} leaves to send: the funder's transactions, in order. */
@@ -75,7 +77,10 @@ export async function planFunding(parameters: PlanFundingParameters): Promise<Fu
     testClient.setBalance({ address: keys.funder.address, value: eth(FUNDING.funder.ETH) }),
     testClient.setBalance({ address: keys.relayer.address, value: eth(FUNDING.relayer.ETH) }),
     ...keys.accounts.map((account) =>
-      testClient.setBalance({ address: account.address, value: eth(FUNDING.account.ETH) }),
+      testClient.setBalance({
+        address: account.address,
+        value: eth(parameters.accountEther ?? FUNDING.account.ETH),
+      }),
     ),
   ])
 

@@ -24,6 +24,10 @@ export type StartDevnetParameters = {
   mnemonic?: string | undefined
   /** How many funded test accounts. Default 10. */
   accountCount?: number | undefined
+  /** Ether of each funded test account (`--balance`). Default FUNDING.account.ETH (funding.ts). */
+  balance?: number | undefined
+  /** Every chain also mines a block every this many seconds (Anvil's `--block-time`). Default: only on each transaction. */
+  blockTime?: number | undefined
   /** Progress lines (what was loaded, placed, funded). */
   log?: ((line: string) => void) | undefined
   /**

@@ -1,16 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { BaseError } from '../../spec/BaseError'
+import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT } from '../../spec/startOptions'
 import type { Faults } from '../faults/faults'
 import { buildApp } from './app'
 import type { HttpServices } from './domainServices'
-import { DEFAULT_API_KEY } from './plugins/auth'
 
-export { DEFAULT_API_KEY }
-
-/** The port `up` listens on when none is given. */
-export const DEFAULT_PORT = 4000
-/** The host `up` listens on when none is given. */
-export const DEFAULT_HOST = '127.0.0.1'
+// The defaults of a start are stated with its options (spec/startOptions.ts).
+export { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT }
 
 /** Parameters of {@link startService}. */
 export type StartServiceParameters = {

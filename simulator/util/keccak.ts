@@ -1,5 +1,5 @@
-import { createKeccak } from 'hash-wasm'
-import type { Hex } from 'viem'
+import { createKeccak, type IHasher } from 'hash-wasm'
+import { type Hex, keccak256 as viemKeccak256 } from 'viem'
 
 /**
  * keccak256 of hex-encoded bytes, as viem's `keccak256(hex)` returns it (lower-case 0x hex), but
@@ -8,14 +8,20 @@ import type { Hex } from 'viem'
  * noble-hashes keccak; keccak.test.ts checks it equals viem's on inputs of every size class.
  * Everything else keeps viem's `keccak256`.
  *
- * The WebAssembly module is compiled once, when this module is first imported (top-level await),
- * and one hasher is reused: JavaScript is single-threaded and `init → update → digest` is synchronous,
- * so no call can interleave with another.
+ * The WebAssembly module is compiled once, starting when this module is first imported, and one
+ * hasher is reused: JavaScript is single-threaded and `init → update → digest` is synchronous, so
+ * no call can interleave with another. Until it is compiled (the first milliseconds), viem's
+ * keccak answers, with the same result. No top-level await: the package's entry points stay
+ * loadable by `require` (Node's require of ES modules refuses one).
  */
-const hasher = await createKeccak(256)
+let hasher: IHasher | undefined
+void createKeccak(256).then((created) => {
+  hasher = created
+})
 
 /** keccak256 of `data` (0x-prefixed hex bytes) → 0x-prefixed lower-case hex, like viem's `keccak256(data)`. */
 export function keccak256Hex(data: Hex): Hex {
+  if (!hasher) return viemKeccak256(data.length % 2 === 0 ? data : `0x0${data.slice(2)}`)
   hasher.init()
   hasher.update(Buffer.from(data.length % 2 === 0 ? data.slice(2) : `0${data.slice(2)}`, 'hex'))
   return `0x${hasher.digest('hex')}`
@@ -23,6 +29,7 @@ export function keccak256Hex(data: Hex): Hex {
 
 /** keccak256 of raw bytes (for example a UTF-8 string's bytes) → 0x-prefixed lower-case hex. */
 export function keccak256Bytes(data: Uint8Array): Hex {
+  if (!hasher) return viemKeccak256(data)
   hasher.init()
   hasher.update(data)
   return `0x${hasher.digest('hex')}`

@@ -12,15 +12,35 @@ test('package.json exports the entry points', async () => {
   const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'))
   expect(pkg.exports).toMatchInlineSnapshot(`
     {
-      ".": "./simulator/index.ts",
-      "./conformance": "./conformance/index.ts",
-      "./jest": "./integrations/jest/index.cjs",
+      ".": {
+        "default": "./dist/lib/index.js",
+        "types": "./dist/types/simulator/index.d.ts",
+      },
+      "./conformance": {
+        "default": "./dist/lib/conformance.js",
+        "types": "./dist/types/conformance/index.d.ts",
+      },
+      "./jest": {
+        "default": "./integrations/jest/index.cjs",
+        "types": "./integrations/jest/index.d.cts",
+      },
       "./jest/globalSetup": "./integrations/jest/globalSetup.cjs",
       "./jest/globalTeardown": "./integrations/jest/globalTeardown.cjs",
       "./package.json": "./package.json",
-      "./spec": "./spec/index.ts",
-      "./testcontainers": "./integrations/testcontainers.ts",
-      "./vitest": "./integrations/vitest.ts",
+      "./spec": {
+        "import": "./dist/lib/spec.js",
+        "require": "./dist/lib/spec.cjs",
+        "types": "./dist/types/spec/index.d.ts",
+      },
+      "./testcontainers": {
+        "import": "./dist/lib/testcontainers.js",
+        "require": "./dist/lib/testcontainers.cjs",
+        "types": "./dist/types/integrations/testcontainers.d.ts",
+      },
+      "./vitest": {
+        "default": "./dist/lib/vitest.js",
+        "types": "./dist/types/integrations/vitest.d.ts",
+      },
     }
   `)
 })
@@ -31,6 +51,7 @@ test('intent-devnet/testcontainers', async () => {
       "DEFAULT_IMAGE",
       "ImageMissingError",
       "IntentDevnetContainer",
+      "NoContainerRuntimeError",
       "StartedIntentDevnetContainer",
     ]
   `)
@@ -138,6 +159,13 @@ test('intent-devnet/spec (the schemas)', async () => {
       "ClockAdvanceRequest",
       "ClockAdvanceResponse",
       "Component",
+      "ControlApiError",
+      "DEFAULT_ACCOUNT_BALANCE_ETHER",
+      "DEFAULT_ACCOUNT_COUNT",
+      "DEFAULT_API_KEY",
+      "DEFAULT_CHAIN_IDS",
+      "DEFAULT_HOST",
+      "DEFAULT_PORT",
       "DEPOSIT_ERROR_CODES",
       "DEPOSIT_PROCESSOR_ROUTES",
       "DEPOSIT_STATUSES",
@@ -206,6 +234,8 @@ test('intent-devnet/spec (the schemas)', async () => {
       "RouteRequest",
       "SINGLE_CHAIN_OPS_TYPES",
       "SPONSORSHIP_VALUES",
+      "START_OPTIONS",
+      "START_OPTION_NAMES",
       "SafeInteger",
       "SettlementContext",
       "SetupOp",
@@ -215,6 +245,7 @@ test('intent-devnet/spec (the schemas)', async () => {
       "SnapshotResponse",
       "SponsorFee",
       "SponsorshipEntry",
+      "StartOptionsError",
       "SubmissionResult",
       "SubmitIntentOperationRequest",
       "SwapDestination",
@@ -233,12 +264,16 @@ test('intent-devnet/spec (the schemas)', async () => {
       "WithdrawalResponse",
       "caip2Record",
       "checkResponse",
+      "createControlClient",
       "defineRoutes",
       "findRoute",
       "methodsOf",
+      "parseStartOptionText",
+      "parseStartOptions",
       "responseSchemaOf",
       "specSchemaNameOf",
       "specSchemas",
+      "startOptionArgs",
       "toApiVersion",
       "toBigInt",
       "toFastifyPath",

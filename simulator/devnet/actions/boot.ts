@@ -1,10 +1,12 @@
 import { fileURLToPath } from 'node:url'
 import type { Address } from 'viem'
+import { DEFAULT_CHAIN_IDS } from '../../../spec/startOptions'
 import { type AnvilInstance, startAnvil } from '../anvil'
 import { freshBootState } from '../bootStateFiles.js'
 import { createDevnetChain } from '../chain'
 import type { ChainBootReport, DevnetState } from '../devnetState'
 import { DevnetError } from '../errors'
+import { FUNDING } from '../funding'
 import { DEFAULT_TEST_ACCOUNT_COUNT, DEV_MNEMONIC, deriveDevKeys } from '../keys'
 import { placementTable } from '../placement'
 import type { StartDevnetParameters } from '../startDevnetParameters'
@@ -16,8 +18,8 @@ import { releasePreviousDevnet } from './releasePreviousDevnet'
 /** The project's root (where dist/ is), from this module's place in the source tree. */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
-/** The chains the devnet runs unless told otherwise. */
-export const DEFAULT_CHAIN_IDS = [1, 10, 8453, 42161] as const
+/** The chains the devnet runs unless told otherwise (stated with the start options). */
+export { DEFAULT_CHAIN_IDS }
 
 /**
  * Boots the chains: one Anvil per chain (in parallel; if any fails, the others are stopped before
@@ -52,7 +54,9 @@ export async function bootDevnet(parameters: StartDevnetParameters = {}): Promis
   const defaultKeys =
     (parameters.mnemonic === undefined ||
       parameters.mnemonic.trim().split(/\s+/).join(' ') === DEV_MNEMONIC) &&
-    (parameters.accountCount ?? DEFAULT_TEST_ACCOUNT_COUNT) === DEFAULT_TEST_ACCOUNT_COUNT
+    (parameters.accountCount ?? DEFAULT_TEST_ACCOUNT_COUNT) === DEFAULT_TEST_ACCOUNT_COUNT &&
+    (parameters.balance ?? FUNDING.account.ETH) === FUNDING.account.ETH &&
+    parameters.blockTime === undefined
   const bootRoot = typeof parameters.bootState === 'object' ? parameters.bootState.root : ROOT
   const baked = parameters.bootState && !stateDir && defaultKeys ? freshBootState(bootRoot) : undefined
   const bakedFor = (chainId: number) => (forks[chainId] ? undefined : baked?.chains[chainId])
@@ -63,6 +67,7 @@ export async function bootDevnet(parameters: StartDevnetParameters = {}): Promis
     host: parameters.host,
     port: parameters.ports?.[chainId] ?? (parameters.basePort ? parameters.basePort + i : 0),
     forkUrl: forks[chainId],
+    blockTime: parameters.blockTime,
     dumpStatePath: stateDir ? chainExitDumpPath(stateDir, chainId) : undefined,
   })
   const started = await Promise.allSettled(
@@ -108,6 +113,7 @@ export async function bootDevnet(parameters: StartDevnetParameters = {}): Promis
           keys,
           saved: states[i],
           forked: chain.forkUrl !== undefined,
+          balance: parameters.balance,
           log,
         })
       }),
@@ -123,6 +129,11 @@ export async function bootDevnet(parameters: StartDevnetParameters = {}): Promis
     )
     // The block that aligns the clocks carries the checkpoint's base fee, the next one its next.
     offset = await alignClocks(chains, offset, (chainId) => restorable[chainIds.indexOf(chainId)])
+    // Boot's batches turn automine back on, which ends Anvil's interval mining: `--block-time`
+    // is set again once the chains are placed and funded.
+    const blockTime = parameters.blockTime
+    if (blockTime !== undefined)
+      await Promise.all(chains.map((chain) => chain.testClient.setIntervalMining({ interval: blockTime })))
     if (stateDir) {
       writeProcesses(stateDir, { servicePid: process.pid, anvilPids: anvils.map((anvil) => anvil.pid) })
       await writeStateMeta(stateDir, { offsetSeconds: offset, chainIds, gas: meta?.gas })

@@ -40,6 +40,8 @@ export async function bootChain(parameters: {
   keys: DevKeys
   saved: SavedChainState | undefined
   forked: boolean
+  /** Ether of each test account (default {@link FUNDING}.account.ETH). */
+  balance?: number | undefined
   log: (line: string) => void
 }): Promise<ChainBootReport> {
   const { chain, keys, saved, forked, log } = parameters
@@ -85,7 +87,16 @@ export async function bootChain(parameters: {
         .slice(1) ?? []),
     )
   // Placement's and funding's transactions go out together: one batch, one or two blocks.
-  const funding = state ? undefined : await planFunding({ chain, keys, tokens, compactDeposits: true, fresh })
+  const funding = state
+    ? undefined
+    : await planFunding({
+        chain,
+        keys,
+        tokens,
+        compactDeposits: true,
+        fresh,
+        accountEther: parameters.balance,
+      })
   await sendCalls(chain, keys.funder.address, [...calls, ...(funding?.calls ?? [])])
   // The relayer paid the gas of its approvals (funding.ts): it starts with its ether whole.
   if (funding)

@@ -5,8 +5,8 @@ import { clientError } from '../errorCodes'
 /** The header that carries the caller's API key (spec: Authentication §1). */
 export const API_KEY_HEADER = 'x-api-key'
 
-/** The API key `up` prints and accepts when none is given. */
-export const DEFAULT_API_KEY = 'devnet-key'
+/** The API key `up` prints and accepts when none is given (stated with the start options). */
+export { DEFAULT_API_KEY } from '../../../spec/startOptions'
 
 const digest = (value: string) => hash('sha256', value, 'buffer')
 
