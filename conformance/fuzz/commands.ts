@@ -1,0 +1,428 @@
+import fc from 'fast-check'
+import type { HttpStep, Step } from '../scenario/schema'
+import type { PropertyName } from './properties'
+import { MESSAGE_POINTER } from './properties'
+import type { FuzzVersion } from './routes'
+
+/**
+ * The model of the service the stateful phase drives, and its commands: quote → sign → submit →
+ * poll, submit twice, submit after expiry, withdraw. Each command is the scenario steps it runs
+ * (real values travel between them as captured `${variables}`), each step tagged with the
+ * property it checks, so that the shrunk sequence of a finding is a scenario as it stands.
+ */
+
+/** A step with the property it checks and the route it calls. */
+export type TaggedStep = { step: Step; property: PropertyName; route: string }
+
+/** What a command does to the target, as steps; the executor (stateful.ts) runs them. */
+export type Executor = {
+  run: (steps: TaggedStep[]) => Promise<void>
+  /** Polls an intent's status until it is final, checking that it only moves forward. */
+  pollForward: (quote: QuoteRef, poll: TaggedStep) => Promise<void>
+}
+
+/** A quote of the model, by number: its variables are `q<n>_…`. */
+export type QuoteRef = {
+  n: number
+  version: FuzzVersion
+  chainId: number
+  amount: string
+  submitted: boolean
+  /** Polled to its end. */
+  settled: boolean
+  expired: boolean
+}
+
+/** The model: the quotes of the run, the one intent in flight, what the fresh recipient received. */
+export type Model = {
+  quotes: QuoteRef[]
+  inFlight: QuoteRef | undefined
+  /** Raw USDC units received by the run's fresh recipient, per chain. */
+  received: Record<number, bigint>
+}
+
+/** What the commands may use of the target. */
+export type StatefulSpace = {
+  versions: readonly FuzzVersion[]
+  /** Chains with a USDC the target quotes (`tokens.<chainId>.USDC`). */
+  chainIds: readonly number[]
+  /** The control API is there (the clock can be advanced). */
+  clock: boolean
+  withdrawals: boolean
+}
+
+/** `${name}`: a variable of the scenario, read when the step runs. */
+const variable = (name: string) => `$\{${name}}`
+const v = (quote: QuoteRef, name: string) => `q${quote.n}_${name}`
+const ref = (quote: QuoteRef, name: string) => variable(v(quote, name))
+
+/** Quote `amount` USDC on `chainId` for funded account 0, delivered to the run's fresh account. */
+class QuoteCommand implements fc.AsyncCommand<Model, Executor> {
+  constructor(
+    readonly version: FuzzVersion,
+    readonly chainId: number,
+    readonly amount: string,
+  ) {}
+  check = (m: Readonly<Model>) => m.quotes.length < 4
+  async run(m: Model, real: Executor) {
+    const quote: QuoteRef = {
+      n: m.quotes.length + 1,
+      version: this.version,
+      chainId: this.chainId,
+      amount: this.amount,
+      submitted: false,
+      settled: false,
+      expired: false,
+    }
+    m.quotes.push(quote)
+    const capture: Record<string, string> =
+      this.version === 'alps'
+        ? { [v(quote, 'intentOp')]: '/intentOp' }
+        : {
+            [v(quote, 'intentId')]: '/routes/0/intentId',
+            [v(quote, 'expiresAt')]: '/routes/0/expiresAt',
+            [v(quote, 'origin')]: '/routes/0/signData/origin',
+            [v(quote, 'destination')]: '/routes/0/signData/destination',
+          }
+    const step: HttpStep = {
+      name: `quote ${this.amount} USDC on ${this.chainId} (${this.version}) for account 0, to a fresh account`,
+      http: {
+        method: 'POST',
+        path: '/intents/route',
+        apiKey: 'default',
+        version: this.version,
+        body: {
+          destinationChainId: this.chainId,
+          tokenRequests: [{ tokenAddress: variable(`tokens.${this.chainId}.USDC`), amount: this.amount }],
+          account: { address: variable('accounts.0.address'), accountType: 'EOA' },
+          recipient: { address: variable('fresh.0.address'), accountType: 'EOA' },
+        },
+      },
+      expect: { status: 200, schema: this.version === 'alps' ? 'AlpsRouteResponse' : 'BlancRouteResponse' },
+      capture,
+    }
+    await real.run([{ step, property: 'response-schema', route: 'quote' }])
+  }
+  toString = () => `quote(${this.version}, ${this.chainId}, ${this.amount})`
+}
+
+/** The steps that sign a quote (alps: the intentOp, built by the client; blanc: signData as given). */
+function signSteps(quote: QuoteRef): TaggedStep[] {
+  const tag = (step: Step): TaggedStep => ({ step, property: 'response-schema', route: 'quote' })
+  if (quote.version === 'alps')
+    return [
+      tag({
+        name: `sign quote ${quote.n}'s intentOp as the client`,
+        signIntentOp: { intentOp: ref(quote, 'intentOp'), account: 0 },
+        captureAs: v(quote, 'signed'),
+      }),
+    ]
+  return [
+    tag({
+      name: `sign quote ${quote.n}'s origin typed data`,
+      sign: { typedData: ref(quote, 'origin'), account: 0 },
+      captureAs: v(quote, 'originSignatures'),
+    }),
+    tag({
+      name: `sign quote ${quote.n}'s destination typed data`,
+      sign: { typedData: ref(quote, 'destination'), account: 0 },
+      captureAs: v(quote, 'destinationSignature'),
+    }),
+  ]
+}
+
+/** The submit request of a quote, with the expectation given. */
+function submitStep(
+  quote: QuoteRef,
+  name: string,
+  expect: HttpStep['expect'],
+  capture?: Record<string, string>,
+): HttpStep {
+  const http: HttpStep['http'] =
+    quote.version === 'alps'
+      ? {
+          method: 'POST',
+          path: '/intent-operations',
+          apiKey: 'default',
+          version: 'alps',
+          body: { signedIntentOp: ref(quote, 'signed') },
+        }
+      : {
+          method: 'POST',
+          path: `/intents/${ref(quote, 'intentId')}/submit`,
+          apiKey: 'default',
+          version: 'blanc',
+          body: {
+            signatures: {
+              origin: ref(quote, 'originSignatures'),
+              destination: ref(quote, 'destinationSignature'),
+            },
+          },
+        }
+  return { name, http, expect, ...(capture && { capture }) }
+}
+
+const submitRoute = (quote: QuoteRef) => (quote.version === 'alps' ? 'submitOperation' : 'submitQuoted')
+
+/** Sign a quote and submit it: 201 in the submission schema. */
+class SubmitCommand implements fc.AsyncCommand<Model, Executor> {
+  constructor(readonly pick: number) {}
+  private target = (m: Readonly<Model>) => {
+    const open = m.quotes.filter((q) => !q.submitted && !q.expired)
+    return open[this.pick % Math.max(1, open.length)]
+  }
+  check = (m: Readonly<Model>) => m.inFlight === undefined && this.target(m) !== undefined
+  async run(m: Model, real: Executor) {
+    const quote = this.target(m)!
+    quote.submitted = true
+    m.inFlight = quote
+    const expect: HttpStep['expect'] =
+      quote.version === 'alps'
+        ? { status: 201, schema: 'SubmissionResult', body: { '/result/status': { equals: 'PENDING' } } }
+        : { status: [200, 201], schema: 'BlancSubmitResponse' }
+    await real.run([
+      ...signSteps(quote),
+      {
+        step: submitStep(
+          quote,
+          `submit quote ${quote.n}`,
+          expect,
+          quote.version === 'alps' ? { [v(quote, 'id')]: '/result/id' } : undefined,
+        ),
+        property: 'response-schema',
+        route: submitRoute(quote),
+      },
+    ])
+  }
+  toString = () => `submit(${this.pick})`
+}
+
+/** Submit an already submitted quote again: alps 409, blanc 404. */
+class SubmitAgainCommand implements fc.AsyncCommand<Model, Executor> {
+  constructor(readonly pick: number) {}
+  private target = (m: Readonly<Model>) => {
+    const done = m.quotes.filter((q) => q.submitted)
+    return done[this.pick % Math.max(1, done.length)]
+  }
+  check = (m: Readonly<Model>) => this.target(m) !== undefined
+  async run(m: Model, real: Executor) {
+    const quote = this.target(m)!
+    const alps = quote.version === 'alps'
+    await real.run([
+      {
+        step: submitStep(
+          quote,
+          `submit quote ${quote.n} again: ${alps ? '409 (alps: accepted once)' : '404 (blanc: the quote is consumed)'}`,
+          { status: alps ? 409 : 404, envelope: quote.version },
+        ),
+        property: alps ? 'intent-accepted-once' : 'quote-consumed-once',
+        route: submitRoute(quote),
+      },
+    ])
+  }
+  toString = () => `submitAgain(${this.pick})`
+}
+
+/** Poll the intent in flight to COMPLETED; its transactions are mined; the fresh account got exactly the amount. */
+class SettleCommand implements fc.AsyncCommand<Model, Executor> {
+  check = (m: Readonly<Model>) => m.inFlight !== undefined
+  async run(m: Model, real: Executor) {
+    const quote = m.inFlight!
+    m.inFlight = undefined
+    quote.settled = true
+    const alps = quote.version === 'alps'
+    const poll: HttpStep = {
+      name: `intent of quote ${quote.n} reaches COMPLETED`,
+      http: {
+        method: 'GET',
+        path: alps ? `/intent-operation/${ref(quote, 'id')}` : `/intents/${ref(quote, 'intentId')}`,
+        apiKey: 'default',
+        version: quote.version,
+      },
+      poll: { timeoutSeconds: 90, intervalMs: 100, final: { '/status': { oneOf: ['FAILED', 'EXPIRED'] } } },
+      expect: {
+        status: 200,
+        schema: alps ? 'IntentStatus' : 'BlancIntentStatus',
+        body: alps
+          ? { '/status': { equals: 'COMPLETED' }, '/fillTransactionHash': { matches: '^0x[0-9a-fA-F]{64}$' } }
+          : {
+              '/status': { equals: 'COMPLETED' },
+              '/operations/0/items/0/txHash': { matches: '^0x[0-9a-fA-F]{64}$' },
+            },
+      },
+      capture: alps
+        ? { [v(quote, 'fill')]: '/fillTransactionHash', [v(quote, 'claims')]: '/claims' }
+        : { [v(quote, 'chain')]: '/operations/0/chain', [v(quote, 'tx')]: '/operations/0/items/0/txHash' },
+    }
+    await real.pollForward(quote, {
+      step: poll,
+      property: 'status-forward',
+      route: alps ? 'operationStatus' : 'intentStatus',
+    })
+    m.received[quote.chainId] = (m.received[quote.chainId] ?? 0n) + BigInt(quote.amount)
+    const settled = (step: Step): TaggedStep => ({
+      step,
+      property: 'settled-exactly',
+      route: alps ? 'operationStatus' : 'intentStatus',
+    })
+    await real.run([
+      settled(
+        alps
+          ? {
+              name: 'the fill is mined on the destination chain',
+              chain: {
+                action: 'receipt',
+                chainId: quote.chainId,
+                hash: ref(quote, 'fill'),
+                expectStatus: 'success',
+                timeoutSeconds: 30,
+              },
+            }
+          : {
+              name: 'its first transaction is mined on its chain',
+              chain: {
+                action: 'receipt',
+                chainId: ref(quote, 'chain'),
+                hash: ref(quote, 'tx'),
+                expectStatus: 'success',
+                timeoutSeconds: 30,
+              },
+            },
+      ),
+      ...(alps
+        ? [
+            settled({
+              name: 'every claim is mined on its origin chain',
+              chain: {
+                action: 'receipts',
+                transactions: ref(quote, 'claims'),
+                hashField: 'claimTransactionHash',
+                chainIdField: 'chainId',
+                expectStatus: 'success',
+                timeoutSeconds: 30,
+              },
+            }),
+          ]
+        : []),
+      settled({
+        name: `the fresh account holds exactly the quoted USDC on ${quote.chainId}`,
+        chain: {
+          action: 'readBalance',
+          chainId: quote.chainId,
+          account: variable('fresh.0.address'),
+          token: variable(`tokens.${quote.chainId}.USDC`),
+          expect: { equals: String(m.received[quote.chainId]) },
+        },
+      }),
+    ])
+  }
+  toString = () => 'settle'
+}
+
+/** Let a blanc quote expire (the clock), then submit it: 404. */
+class ExpireCommand implements fc.AsyncCommand<Model, Executor> {
+  constructor(readonly pick: number) {}
+  private target = (m: Readonly<Model>) => {
+    const open = m.quotes.filter((q) => q.version === 'blanc' && !q.submitted && !q.expired)
+    return open[this.pick % Math.max(1, open.length)]
+  }
+  // Advancing the clock would expire an intent in flight too: only with none.
+  check = (m: Readonly<Model>) => m.inFlight === undefined && this.target(m) !== undefined
+  async run(m: Model, real: Executor) {
+    const quote = this.target(m)!
+    quote.expired = true
+    const tag = (step: Step, property: PropertyName, route: string): TaggedStep => ({ step, property, route })
+    await real.run([
+      ...signSteps(quote),
+      tag(
+        {
+          name: `let quote ${quote.n} expire`,
+          clock: { until: ref(quote, 'expiresAt'), fallback: 'not-applicable', maxWaitSeconds: 30 },
+        },
+        'quote-expires',
+        'submitQuoted',
+      ),
+      tag(
+        submitStep(quote, `submit expired quote ${quote.n}: 404`, {
+          status: 404,
+          envelope: 'blanc',
+          body: { [MESSAGE_POINTER.blanc]: { exists: true } },
+        }),
+        'quote-expires',
+        'submitQuoted',
+      ),
+    ])
+  }
+  toString = () => `expire(${this.pick})`
+}
+
+/** Withdraw `amount` USDC of account 0's lock on a chain: 200 in the spec schema. */
+class WithdrawCommand implements fc.AsyncCommand<Model, Executor> {
+  constructor(
+    readonly version: FuzzVersion,
+    readonly chainId: number,
+    readonly amount: number,
+  ) {}
+  check = () => true
+  async run(_m: Model, real: Executor) {
+    await real.run([
+      {
+        step: {
+          name: `withdraw ${this.amount} USDC units of account 0 on ${this.chainId} (${this.version})`,
+          http: {
+            method: 'POST',
+            path: '/withdrawals',
+            apiKey: 'default',
+            version: this.version,
+            body: {
+              account: variable('accounts.0.address'),
+              chainId: this.chainId,
+              tokenAddress: variable(`tokens.${this.chainId}.USDC`),
+              amount: this.amount,
+              recipient: variable('fresh.1.address'),
+            },
+          },
+          expect: { status: 200, schema: 'WithdrawalResponse' },
+        },
+        property: 'withdrawal-schema',
+        route: 'withdraw',
+      },
+    ])
+  }
+  toString = () => `withdraw(${this.version}, ${this.chainId}, ${this.amount})`
+}
+
+/**
+ * The commands of the stateful phase for a target: fast-check generates sequences of them,
+ * runs them against the model and the target, and shrinks a failing one (fewest commands).
+ *
+ * @example
+ * fc.commands(statefulCommands(space), { maxCommands: 6 })
+ */
+export function statefulCommands(space: StatefulSpace): fc.Arbitrary<fc.AsyncCommand<Model, Executor>>[] {
+  const version = fc.constantFrom(...space.versions)
+  const chain = fc.constantFrom(...space.chainIds)
+  const amount = fc.integer({ min: 1000, max: 2_000_000 }).map(String)
+  const pick = fc.nat(3)
+  const quote = fc.tuple(version, chain, amount).map(([ver, id, a]) => new QuoteCommand(ver, id, a))
+  const submit = pick.map((p) => new SubmitCommand(p))
+  const settle = fc.constant(new SettleCommand())
+  // The lifecycle's commands twice: a sequence reaches a submit and a settle more often.
+  const commands: fc.Arbitrary<fc.AsyncCommand<Model, Executor>>[] = [
+    quote,
+    quote,
+    submit,
+    submit,
+    pick.map((p) => new SubmitAgainCommand(p)),
+    settle,
+    settle,
+  ]
+  if (space.clock && space.versions.includes('blanc')) commands.push(pick.map((p) => new ExpireCommand(p)))
+  if (space.withdrawals)
+    commands.push(
+      fc
+        .tuple(version, chain, fc.integer({ min: 1, max: 1000 }))
+        .map(([ver, id, a]) => new WithdrawCommand(ver, id, a)),
+    )
+  return commands
+}

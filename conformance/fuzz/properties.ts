@@ -1,0 +1,148 @@
+import { type SpecSchemaName, specSchemas } from '../../spec'
+import type { HttpExpect } from '../scenario/schema'
+import { type FuzzRoute, type FuzzVersion, successSchema } from './routes'
+
+/**
+ * The properties the fuzzer checks, each with the words of the spec it enforces, and the
+ * expectations (in the scenario format's `expect`) that state them: the fuzzer judges every
+ * answer with the conformance runner's own evaluation of these, so the scenario written for a
+ * finding fails exactly as the fuzzer saw it fail.
+ */
+export const PROPERTIES = {
+  'no-5xx': {
+    title: 'No request of a client answers 5xx',
+    spec: 'Errors; RFC 9110 §15.6: a 5xx status says "the server failed to fulfill an apparently valid request" — a client\'s input, valid or not, is answered by the service, not by its failure',
+  },
+  'invalid-input': {
+    title: "Invalid input answers a 4xx in the version's envelope that names the problem",
+    spec: 'Resources (each field\'s type, "required"); Errors ("Error body format and status codes for validation and authentication failures") and facts §1 error bodies',
+  },
+  'response-schema': {
+    title: "Valid input answers the route's schema (or a 4xx in the version's envelope)",
+    spec: 'Endpoints (each route\'s "Response"); Resources; Versioning §3, §6',
+  },
+  'key-required': {
+    title: 'Every keyed route refuses a missing or wrong x-api-key',
+    spec: 'Authentication §1: "Every request to the endpoints above carries the header `x-api-key` (string, required) holding the caller\'s <API_KEY>."',
+  },
+  'limit-at-value': {
+    title: 'A limit holds exactly at its value: the value itself is accepted',
+    spec: 'Limits: "preClaimExecutions operations per chain | max 10", "preClaimExecutions chains | max 5"',
+  },
+  'limit-over': {
+    title: 'A limit holds exactly at its value: one over is refused, naming it',
+    spec: 'Limits: "preClaimExecutions operations per chain | max 10", "preClaimExecutions chains | max 5"',
+  },
+  'version-header': {
+    title:
+      'An unknown or malformed x-api-version is refused naming the header; a path of the other version answers 404',
+    spec: 'Versioning §1, §3: "Format: `YYYY-MM.name`, pattern `^\\d{4}-\\d{2}\\.[a-z0-9]+$`", "Versions in use: `2026-01.alps` … and `2026-04.blanc`"; Differences between alps and blanc',
+  },
+  'quote-consumed-once': {
+    title: 'A blanc quote is consumed once: a second submit answers 404',
+    spec: 'States and transitions, rule 3: "A quoted intent (version blanc) is stored server-side with a short lifetime. After it expires, or after the quote store restarts, a submit for its id answers 404."; Errors: "HTTP 404 | submit of a quoted intent whose stored quote has expired or been lost (blanc)"',
+  },
+  'intent-accepted-once': {
+    title: 'An alps intent operation is accepted once: a second submission answers 409',
+    spec: 'Endpoints › POST /intent-operations (version alps): "Response 201: {result: {id, status}}"; facts §1: a duplicate submission answers 409',
+  },
+  'quote-expires': {
+    title: 'A blanc quote submitted after its lifetime answers 404',
+    spec: 'States and transitions, rule 3: "After it expires … a submit for its id answers 404. The caller re-quotes; it does not retry the submit."',
+  },
+  'status-forward': {
+    title: 'An intent status only moves forward',
+    spec: 'States and transitions: "(none) → PENDING"; facts §1: PENDING → PRECONFIRMED → CLAIMED → FILLED → COMPLETED, or FAILED / EXPIRED (final)',
+  },
+  'settled-exactly': {
+    title: "A COMPLETED intent's transactions are mined and the balances moved by exactly the quoted amounts",
+    spec: 'What the service does ("delivers the requested tokens on the destination chain"); Resources › Mandate (`tokenOut`: what the filler must deliver); facts §1: GET /intent-operation/{id} (fillTransactionHash, claims[].claimTransactionHash)',
+  },
+  'withdrawal-schema': {
+    title: 'A withdrawal of a funded lock answers the allocator signature in the spec schema',
+    spec: 'Endpoints › POST /withdrawals, POST /batch-withdrawals: "Body and response 200: see Withdrawal (single)" / "(batch)"',
+  },
+} as const
+
+/** A property of {@link PROPERTIES}. */
+export type PropertyName = keyof typeof PROPERTIES
+
+/** One alternative of an expectation's `anyOf`. */
+type Alternative = NonNullable<HttpExpect['anyOf']>[number]
+
+/** Where a version's envelope keeps its (first) message. */
+export const MESSAGE_POINTER = { alps: '/errors/0/message', blanc: '/message' } as const
+
+/**
+ * The name a scenario gives a spec schema (its `specSchemas` key), by identity.
+ *
+ * @example
+ * schemaName(BlancRouteResponse) // 'BlancRouteResponse'
+ */
+export function schemaName(schema: unknown): SpecSchemaName | undefined {
+  for (const [name, entry] of Object.entries(specSchemas))
+    if (entry.schema === schema) return name as SpecSchemaName
+  return undefined
+}
+
+/** A regex source matching any of the names, escaped. */
+export function anyOfNames(names: readonly string[]): string {
+  const unique = [...new Set(names)].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return unique.length === 1 ? unique[0]! : `(${unique.join('|')})`
+}
+
+/** `status: {not: 5xx}`: the property every answer holds. */
+export const NO_5XX: HttpExpect = { status: { not: '5xx' } }
+
+/**
+ * A success of the route in the version, in its schema, or a 4xx in the version's envelope:
+ * what a valid request may answer (a domain refusal such as an unfunded account is a 4xx).
+ */
+export function validExpectation(route: FuzzRoute, version: FuzzVersion): HttpExpect {
+  const successes: Alternative[] = Object.keys(route.responses).flatMap((status) => {
+    const schema = successSchema(route, Number(status), version)
+    const name = schema && schemaName(schema)
+    return name ? [{ status: Number(status), schema: name }] : []
+  })
+  return { anyOf: [...successes, { status: '4xx', envelope: version }] }
+}
+
+/** A 4xx in the version's envelope whose message names one of `fields` (the fields at fault). */
+export function invalidExpectation(version: FuzzVersion, fields: readonly string[]): HttpExpect {
+  return {
+    status: '4xx',
+    envelope: version,
+    ...(fields.length > 0 && { body: { [MESSAGE_POINTER[version]]: { matches: anyOfNames(fields) } } }),
+  }
+}
+
+/** 401 or 403 in the version's envelope. */
+export function unauthorizedExpectation(version: FuzzVersion): HttpExpect {
+  return { status: [401, 403], envelope: version }
+}
+
+/** The limit's value itself: a success, or a 4xx whose message is not about that limit. */
+export function atLimitExpectation(route: FuzzRoute, version: FuzzVersion, field: string): HttpExpect {
+  const valid = validExpectation(route, version)
+  const notAboutLimit = `^(?![\\s\\S]*(${anyOfNames([field]).replace(/^\(|\)$/g, '')}|at most|too (big|many)|limit))`
+  return {
+    anyOf: [
+      ...(valid.anyOf ?? []).filter((alternative) => alternative.status !== '4xx'),
+      { status: '4xx', envelope: version, body: { [MESSAGE_POINTER[version]]: { matches: notAboutLimit } } },
+    ],
+  }
+}
+
+/** A 400 naming `x-api-version`, in either envelope (the version is unknown, so is its envelope). */
+export const BAD_VERSION_HEADER: HttpExpect = {
+  status: 400,
+  anyOf: [
+    { envelope: 'alps', body: { [MESSAGE_POINTER.alps]: { matches: 'x-api-version' } } },
+    { envelope: 'blanc', body: { [MESSAGE_POINTER.blanc]: { matches: 'x-api-version' } } },
+  ],
+}
+
+/** 404 in the version's envelope: a path the version does not serve. */
+export function otherVersionPathExpectation(version: FuzzVersion): HttpExpect {
+  return { status: 404, envelope: version }
+}
