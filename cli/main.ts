@@ -16,6 +16,7 @@ const program = new ListingCommand()
 const subcommands: Record<string, () => Promise<{ register: (program: Command) => void }>> = {
   up: () => import('./up'),
   conformance: () => import('../conformance/cli'),
+  fuzz: () => import('../conformance/fuzz/cli'),
   record: () => import('../conformance/record/recordCli'),
   replay: () => import('../conformance/record/replayCli'),
   image: () => import('../scripts/image/imageCli'),

@@ -127,6 +127,12 @@ export const FeeParts = z.looseObject({
 })
 export type FeeParts = z.infer<typeof FeeParts>
 
+/**
+ * A `number` of a response that can exceed 2^53 (raw token units): a JSON number, or the exact
+ * decimal string a big-number-aware reader makes of one (the conformance runner reads bodies so).
+ */
+const ExactNumber = z.union([z.number(), z.string().regex(/^\d+$/)])
+
 /** IntentCost: what the intent spends, receives and costs (spec: Resources › IntentCost). */
 export const IntentCost = z.looseObject({
   hasFulfilledAll: z.boolean(),
@@ -134,9 +140,11 @@ export const IntentCost = z.looseObject({
   tokensReceived: z.array(
     z.looseObject({
       tokenAddress: z.string(),
-      amountSpent: z.number(),
-      targetAmount: z.number(),
-      fee: z.number(),
+      // A number (it loses precision past 2^53, docs/quoting.md › Numbers); read exactly, such a
+      // number is its decimal string, which is accepted too.
+      amountSpent: ExactNumber,
+      targetAmount: ExactNumber,
+      fee: ExactNumber,
       feeBreakdown: FeeParts,
       feesByToken: z.record(z.string(), z.looseObject({ amount: IntegerString, breakdown: FeeParts })),
       hasFulfilled: z.boolean(),

@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { basename, dirname, join, relative, resolve } from 'node:path'
 import { isNode, LineCounter, parseDocument } from 'yaml'
 import { BaseError } from '../../spec/BaseError'
 import { Scenario } from './schema'
@@ -96,7 +96,7 @@ function formatPath(path: (string | number)[]): string {
 
 /** Parameters of {@link loadScenarios}. */
 export type LoadScenariosParameters = {
-  /** The `scenarios/` folder; default: the repository's. */
+  /** The `scenarios/` folder (packs as sub-folders), or one folder of scenario files; default: the repository's. */
   dir?: string | undefined
   /** Pack names (sub-folders) to load; default: all. */
   packs?: string[] | undefined
@@ -114,11 +114,17 @@ export const DEFAULT_SCENARIOS_DIR = join(import.meta.dirname, '..', '..', 'scen
  * const scenarios = await loadScenarios({ packs: ['versioning'] })
  */
 export async function loadScenarios(parameters: LoadScenariosParameters = {}): Promise<LoadedScenario[]> {
-  const dir = parameters.dir ?? DEFAULT_SCENARIOS_DIR
-  const available = (await readdir(dir, { withFileTypes: true }))
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort()
+  const given = parameters.dir ?? DEFAULT_SCENARIOS_DIR
+  const entries = await readdir(given, { withFileTypes: true })
+  // A folder of scenario files itself (e.g. `intent-devnet fuzz`'s findings/) is one pack, named after it.
+  const flat = entries.some((e) => e.isFile() && /\.ya?ml$/.test(e.name))
+  const dir = flat ? dirname(resolve(given)) : given
+  const available = flat
+    ? [basename(resolve(given))]
+    : entries
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort()
   const packs = parameters.packs ?? available
   const problems: ScenarioProblem[] = []
   for (const pack of packs)

@@ -1,4 +1,4 @@
-import { type Address, encodeAbiParameters, type Hex } from 'viem'
+import { type Address, encodeAbiParameters, getAddress, type Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { addresses } from '../../contracts/addresses'
 import type { Element, IntentOp } from '../../spec'
@@ -29,7 +29,13 @@ export const toOp = (executions: readonly ExecutionInput[] | undefined): OpJson 
   executions?.length
     ? {
         vt: ZERO_VT,
-        ops: executions.map((e) => ({ to: e.to, value: BigInt(e.value).toString(), data: e.data })),
+        // Checksummed here: a request's address may be in any case (spec: `address`), and the
+        // typed data that signs the ops takes only a valid checksum.
+        ops: executions.map((e) => ({
+          to: getAddress(e.to),
+          value: BigInt(e.value).toString(),
+          data: e.data,
+        })),
       }
     : EMPTY_OP
 
