@@ -330,7 +330,8 @@ class ExpireCommand implements fc.AsyncCommand<Model, Executor> {
   check = (m: Readonly<Model>) => m.inFlight === undefined && this.target(m) !== undefined
   async run(m: Model, real: Executor) {
     const quote = this.target(m)!
-    quote.expired = true
+    // The clock passes every quote made so far (or nearly): none of them is submitted after this.
+    for (const other of m.quotes) other.expired = true
     const tag = (step: Step, property: PropertyName, route: string): TaggedStep => ({ step, property, route })
     await real.run([
       ...signSteps(quote),

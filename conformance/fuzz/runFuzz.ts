@@ -7,6 +7,7 @@ import type { ScenarioContext } from '../runner/scenarioContext'
 import { type Shard, selectShard } from '../runner/shard'
 import { type LocalTarget, startLocalTarget } from '../runner/startLocalTarget'
 import type { TargetCapabilities } from '../runner/types'
+import type { HttpStep } from '../scenario/schema'
 import { caseArbitrary } from './cases'
 import type { Coverage, Finding } from './findings'
 import type { Hints } from './fromSchema'
@@ -37,6 +38,12 @@ export type RunFuzzParameters = {
   shard?: Shard | undefined
   /** Sequences of the stateful phase (default: one per 300 requests of the budget, at least 2). */
   statefulRuns?: number | undefined
+  /** Stop once this many findings are made (default: go on to the budget). */
+  maxFindings?: number | undefined
+  /** The phases to run (default both). */
+  phases?: readonly ('stateless' | 'stateful')[] | undefined
+  /** Called with each generated request of the stateless phase (determinism checks). */
+  onRequest?: ((step: HttpStep) => void) | undefined
   /** Called about four times a second, and at the end. */
   onProgress?: ((progress: FuzzProgress) => void) | undefined
 }
@@ -119,14 +126,18 @@ export async function runFuzz(parameters: RunFuzzParameters): Promise<FuzzRun> {
         ? Math.ceil(statefulWanted / parameters.shard.total)
         : statefulWanted
       const stateful = statefulSpace(caps, versions, routes)
+      const phases = parameters.phases ?? ['stateless', 'stateful']
+      // The stateful phase's share: about ten requests a sequence, or 30% of the time.
+      const sequencesToo = stateful.space !== undefined && phases.includes('stateful')
       const statelessBudget = Number.isFinite(budget)
-        ? Math.max(1, budget - (stateful.space ? statefulRuns * 10 : 0))
+        ? Math.max(1, budget - (sequencesToo ? statefulRuns * 10 : 0))
         : budget
       const statelessDeadline = Number.isFinite(deadline)
-        ? started + (deadline - started) * (stateful.space ? 0.7 : 1)
+        ? started + (deadline - started) * (sequencesToo ? 0.7 : 1)
         : deadline
       const statelessStarted = Date.now()
-      if (routes.length > 0)
+      const maxFindings = parameters.maxFindings ?? Number.POSITIVE_INFINITY
+      if (routes.length > 0 && phases.includes('stateless'))
         await runStatelessPhase({
           space: { routes, versions, hints },
           context,
@@ -135,6 +146,8 @@ export async function runFuzz(parameters: RunFuzzParameters): Promise<FuzzRun> {
           deadline: statelessDeadline,
           coverage,
           findings,
+          maxFindings,
+          onRequest: parameters.onRequest,
           onRequests: (n) => {
             statelessRequests += n
           },
@@ -142,7 +155,7 @@ export async function runFuzz(parameters: RunFuzzParameters): Promise<FuzzRun> {
       const statelessMs = Date.now() - statelessStarted
       phase = 'stateful'
       let sequences = 0
-      if (stateful.space)
+      if (stateful.space && phases.includes('stateful') && findings.size < maxFindings)
         sequences = await runStatefulPhase({
           space: stateful.space,
           context,
@@ -152,6 +165,7 @@ export async function runFuzz(parameters: RunFuzzParameters): Promise<FuzzRun> {
           deadline,
           coverage,
           findings,
+          maxFindings,
           onRequests: (n) => {
             statefulRequests += n
           },

@@ -180,6 +180,8 @@ export type StatefulParameters = {
   deadline: number
   coverage: Coverage
   findings: Map<string, Finding>
+  /** Stop once there are this many findings (default: go on to the runs). */
+  maxFindings?: number | undefined
   onRequests?: ((sent: number) => void) | undefined
 }
 
@@ -196,7 +198,12 @@ export async function runStatefulPhase(parameters: StatefulParameters): Promise<
     size: 'max',
   })
   let runs = 0
-  for (let round = 0; runs < parameters.runs && Date.now() < deadline; round++) {
+  const maxFindings = parameters.maxFindings ?? Number.POSITIVE_INFINITY
+  for (
+    let round = 0;
+    runs < parameters.runs && Date.now() < deadline && findings.size < maxFindings;
+    round++
+  ) {
     const runSeed = (parameters.seed + 0x5bd1e995 + round * 0x9e3779b1) | 0
     let locked: string | undefined
     let shrinks = 0
@@ -230,7 +237,7 @@ export async function runStatefulPhase(parameters: StatefulParameters): Promise<
       seed: runSeed,
       numRuns: Math.max(1, parameters.runs - runs),
       endOnFailure: false,
-      interruptAfterTimeLimit: Math.max(1, deadline - Date.now()),
+      ...(Number.isFinite(deadline) && { interruptAfterTimeLimit: Math.max(1, deadline - Date.now()) }),
     })
     if (!result.failed || !last || !locked) break
     const failing = last.steps.at(-1)!

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import type { ScenarioContext } from '../runner/scenarioContext'
+import type { HttpStep } from '../scenario/schema'
 import { type CaseSpace, caseArbitrary, type FuzzCase } from './cases'
 import { type Coverage, type Finding, findingKey, recordCoverage } from './findings'
 import { judgeStep, type Violation } from './judge'
@@ -29,7 +30,11 @@ export type StatelessParameters = {
   coverage: Coverage
   /** Findings so far (of earlier phases); new ones are added. */
   findings: Map<string, Finding>
+  /** Stop once there are this many findings (default: go on to the budget). */
+  maxFindings?: number | undefined
   onRequests?: ((sent: number) => void) | undefined
+  /** Called with each request sent while looking (not while shrinking). */
+  onRequest?: ((step: HttpStep) => void) | undefined
 }
 
 /**
@@ -42,7 +47,8 @@ export async function runStatelessPhase(parameters: StatelessParameters): Promis
   const { context, coverage, findings, budget, deadline } = parameters
   const arbitrary = fc.array(caseArbitrary(parameters.space), { minLength: 1, maxLength: BATCH, size: 'max' })
   let sent = 0
-  for (let round = 0; sent < budget && Date.now() < deadline; round++) {
+  const maxFindings = parameters.maxFindings ?? Number.POSITIVE_INFINITY
+  for (let round = 0; sent < budget && Date.now() < deadline && findings.size < maxFindings; round++) {
     const runSeed = (parameters.seed + round * 0x9e3779b1) | 0
     let locked: string | undefined
     let shrinkSent = 0
@@ -51,6 +57,7 @@ export async function runStatelessPhase(parameters: StatelessParameters): Promis
     const property = fc.asyncProperty(arbitrary, async (cases) => {
       if (locked === undefined && (sent >= budget || Date.now() >= deadline)) return true
       if (locked !== undefined && shrinkSent >= SHRINK_REQUESTS) return true
+      if (locked === undefined) for (const c of cases) parameters.onRequest?.(c.step)
       const verdicts = await Promise.all(cases.map((c) => judgeStep(c.step, c.property, context)))
       sent += cases.length
       parameters.onRequests?.(cases.length)
@@ -78,14 +85,15 @@ export async function runStatelessPhase(parameters: StatelessParameters): Promis
       last = failing
       return false
     })
-    const remaining = Math.max(1, Math.ceil((budget - sent) / (BATCH / 2)))
+    const remaining = Math.min(1_000_000, Math.max(1, Math.ceil((budget - sent) / (BATCH / 2))))
     const result = await fc.check(property, {
       seed: runSeed,
       numRuns: remaining,
       endOnFailure: false,
-      interruptAfterTimeLimit: Math.max(1, deadline - Date.now()),
+      ...(Number.isFinite(deadline) && { interruptAfterTimeLimit: Math.max(1, deadline - Date.now()) }),
     })
-    if (!result.failed || !last || !locked) break
+    // No finding: the budget or the time is spent, or fast-check's runs are and another round goes on.
+    if (!result.failed || !last || !locked) continue
     const { fuzzCase, violation } = last
     findings.set(locked, {
       key: locked,

@@ -23,6 +23,7 @@ export const DOMAIN_ERROR_CODES: ReadonlyArray<readonly [ErrorClass, ErrorCode]>
   [quote.MissingPriceError, 'UNPROCESSABLE_CONTENT'],
   [quote.InsufficientLiquidityError, 'INSUFFICIENT_LIQUIDITY'],
   [quote.QuoteStoreFullError, 'QUOTE_STORE_FULL'],
+  [quote.NothingToFundError, 'UNPROCESSABLE_CONTENT'],
   [InvalidPriceError, 'VALIDATION_ERROR'],
   [SubmissionRefusedError, 'VALIDATION_ERROR'],
   [DuplicateSubmissionError, 'CONFLICT'],

@@ -15,6 +15,7 @@ import {
 } from '../eip712/typedData'
 import { signServerSignature } from '../signing/serverSignature'
 import { randomHex } from '../util/random'
+import { NothingToFundError } from './errors'
 import type { FundingPlan, PlanRequest } from './planFunding'
 import type { QuotedAccount, QuotedSignData, SettlementLayer } from './types'
 
@@ -145,6 +146,8 @@ export async function buildIntentOp(parameters: BuildIntentOpParameters): Promis
     }
   }
 
+  // Nothing requested and every fee sponsored: no chain funds anything, there is no intent.
+  if (plan.chainIds.length === 0) throw new NothingToFundError()
   const elements: Element[] = plan.chainIds.map((chainId) => {
     const idsAndAmounts = new Map<bigint, bigint>()
     for (const allocation of plan.allocations)

@@ -47,6 +47,20 @@ export class GasUnitsTooLargeError extends BaseError {
   }
 }
 
+/**
+ * The intent has nothing to fund on any chain: every amount requested is 0 and no fee is left
+ * to pay (they are sponsored), so there is no element to sign.
+ */
+export class NothingToFundError extends BaseError {
+  override name = 'Quote.NothingToFundError'
+  constructor() {
+    super('The intent has nothing to fund: every token request is 0 and its fees are sponsored.', {
+      data: {},
+      docsPath,
+    })
+  }
+}
+
 /** The price table has no USD price for a token the quote needs. */
 export class MissingPriceError extends BaseError {
   override name = 'Quote.MissingPriceError'

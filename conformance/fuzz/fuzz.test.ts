@@ -1,0 +1,146 @@
+import { mkdtemp, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { parse } from 'yaml'
+import { runConformance } from '../runner/runConformance'
+import { type LocalTarget, startLocalTarget } from '../runner/startLocalTarget'
+import type { HttpStep } from '../scenario/schema'
+import type { PropertyName } from './properties'
+import { runFuzz } from './runFuzz'
+
+/**
+ * The fuzzer against the simulator: a clean one gives no finding within a budget of a few
+ * thousand requests; with a fault of the catalogue enabled it finds it, and the scenario it
+ * writes fails with the fault and passes without it. One simulator for the file; the faults are
+ * enabled through its control API, as any user would.
+ */
+
+let local: LocalTarget
+const SEED = 20261126
+
+beforeAll(async () => {
+  local = await startLocalTarget()
+}, 60_000)
+afterAll(async () => {
+  await local?.stop()
+})
+
+async function faults(body: { enable?: string[]; clear?: boolean }) {
+  const response = await fetch(new URL('/_devnet/faults', local.target), {
+    method: 'POST',
+    headers: { 'x-api-key': local.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  expect(response.status).toBe(200)
+}
+
+const replay = async (dir: string) =>
+  runConformance({ target: local.target, apiKey: local.apiKey, scenariosDir: join(dir, 'findings') })
+
+describe('intent-devnet fuzz against the simulator', () => {
+  test('a clean simulator: no finding in 2000 requests and 3 sequences; the report states the seed and the coverage', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'fuzz-clean-'))
+    const run = await runFuzz({
+      target: local.target,
+      apiKey: local.apiKey,
+      seed: SEED,
+      budget: 2000,
+      statefulRuns: 3,
+      out,
+    })
+    expect(run.findings.map((f) => `${f.key}: ${f.message}`)).toEqual([])
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'))
+    expect(report.seed).toBe(SEED)
+    expect(report.requests.stateless).toBeGreaterThanOrEqual(1500)
+    expect(report.statefulSequences).toBeGreaterThanOrEqual(3)
+    // Every route of the table is reached, and the properties are checked on it.
+    expect(Object.keys(report.coverage).sort()).toEqual(
+      expect.arrayContaining([
+        'batchWithdraw',
+        'depositSetup',
+        'portfolio',
+        'quote',
+        'submitOperation',
+        'submitQuoted',
+        'withdraw',
+      ]),
+    )
+    expect(Object.keys(report.coverage.quote.properties)).toEqual(
+      expect.arrayContaining([
+        'invalid-input',
+        'response-schema',
+        'key-required',
+        'limit-over',
+        'limit-at-value',
+      ]),
+    )
+    expect(await readFile(join(out, 'junit.xml'), 'utf8')).toContain(
+      `<property name="seed" value="${SEED}"/>`,
+    )
+  }, 90_000)
+
+  test('the same seed against the same target sends the same requests', async () => {
+    const sent = async () => {
+      const steps: HttpStep[] = []
+      const out = await mkdtemp(join(tmpdir(), 'fuzz-same-'))
+      await runFuzz({
+        target: local.target,
+        apiKey: local.apiKey,
+        seed: 7,
+        budget: 150,
+        phases: ['stateless'],
+        out,
+        onRequest: (s) => steps.push(s),
+      })
+      return steps.map((s) => JSON.stringify(s.http)).sort()
+    }
+    const [a, b] = [await sent(), await sent()]
+    expect(a.length).toBeGreaterThanOrEqual(150)
+    expect(b).toEqual(a)
+  }, 60_000)
+
+  const FAULTS: [fault: string, phases: ('stateless' | 'stateful')[], properties: PropertyName[]][] = [
+    ['input.5xx-on-wrong-types', ['stateless'], ['no-5xx']],
+    ['input.accept-negative-amount', ['stateless'], ['invalid-input', 'no-5xx']],
+    ['limits.accept-11-ops', ['stateless'], ['limit-over', 'invalid-input']],
+    ['intents.accept-duplicate', ['stateful'], ['quote-consumed-once']],
+  ]
+  test.each(FAULTS)(
+    'with %s: a finding within the budget, whose scenario fails with the fault and passes without it',
+    async (fault, phases, properties) => {
+      const out = await mkdtemp(join(tmpdir(), 'fuzz-fault-'))
+      await faults({ clear: true, enable: [fault] })
+      try {
+        const run = await runFuzz({
+          target: local.target,
+          apiKey: local.apiKey,
+          seed: SEED,
+          budget: 2000,
+          statefulRuns: 12,
+          phases,
+          maxFindings: 1,
+          out,
+        })
+        expect(run.findings).toHaveLength(1)
+        const [finding] = run.findings
+        expect(properties).toContain(finding!.property)
+        // The scenario names its seed and property, and is a scenario of the packs' format.
+        const text = await readFile(run.report.findings[0]!.file, 'utf8')
+        expect(text).toContain(`# seed: ${SEED}`)
+        expect(text).toContain(`# property: ${finding!.property}`)
+        expect(parse(text).steps.length).toBeLessThanOrEqual(phases.includes('stateful') ? 6 : 1)
+
+        const withFault = await replay(out)
+        expect(withFault.scenarios.map((s) => s.status)).toEqual(['failed'])
+      } finally {
+        await faults({ clear: true })
+      }
+      const without = await replay(out)
+      expect(without.scenarios.map((s) => [s.id, s.status])).toEqual([
+        [expect.stringMatching(/^fuzz\./), 'passed'],
+      ])
+    },
+    90_000,
+  )
+})
