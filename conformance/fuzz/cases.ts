@@ -9,6 +9,7 @@ import {
   BAD_VERSION_HEADER,
   invalidExpectation,
   otherVersionPathExpectation,
+  overLimitExpectation,
   type PropertyName,
   unauthorizedExpectation,
   validExpectation,
@@ -213,8 +214,9 @@ function limitCase(
       const base = judged(route, version, { ...parts, body }, description)
       // A body refused for something else is no test of the limit.
       if (issuesOf(route, { ...parts, body: { ...(parts.body as object) } }).length > 0) return base
+      const limit = perChain ? PRE_CLAIM_MAX_OPS_PER_CHAIN : PRE_CLAIM_MAX_CHAINS
       const expect = over
-        ? invalidExpectation(version, ['preClaimExecutions'])
+        ? overLimitExpectation(version, 'preClaimExecutions', limit)
         : atLimitExpectation(route, version, 'preClaimExecutions')
       return { ...base, property: over ? 'limit-over' : 'limit-at-value', step: { ...base.step, expect } }
     })

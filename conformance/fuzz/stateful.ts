@@ -64,6 +64,7 @@ function createExecutor(
     enabledFaults: new Set<string>(),
     inboxId: undefined,
     deadline: Date.now() + 10 * 60_000,
+    note: () => {},
   }
   const runTagged = async (tagged: TaggedStep) => {
     steps.push(tagged)
