@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import type { z } from 'zod'
 import { PRE_CLAIM_MAX_CHAINS, PRE_CLAIM_MAX_OPS_PER_CHAIN } from '../../spec/route'
 import type { HttpExpect, HttpStep } from '../scenario/schema'
-import { arbitraryOf, type Hints } from './fromSchema'
+import { arbitraryOf, coherent, type Hints } from './fromSchema'
 import { MUTATIONS, mutate, sitesOf } from './mutate'
 import {
   atLimitExpectation,
@@ -29,6 +29,12 @@ export type FuzzCase = {
   /** What makes it interesting, e.g. `tokenRequests.0.amount: negative`. */
   description: string
   step: HttpStep
+  /**
+   * The same request without the change that makes it invalid: when the target refuses both
+   * for the same reasons (a domain refusal, such as an unfunded account), the case says
+   * nothing of the change, and is not a finding.
+   */
+  control?: HttpStep | undefined
 }
 
 /** What the cases are generated for. */
@@ -63,7 +69,9 @@ function partsArbitrary(route: FuzzRoute, hints: Hints): fc.Arbitrary<Parts> {
   return fc.record({
     params: params ? arbitraryOf(params, hints).map(asStrings) : fc.constant({}),
     query: querystring ? arbitraryOf(querystring, hints).map(asStrings) : fc.constant({}),
-    body: body ? arbitraryOf(body, hints).map(sanitize) : fc.constant(undefined),
+    body: body
+      ? arbitraryOf(body, hints).map((value) => sanitize(coherent(value, hints)))
+      : fc.constant(undefined),
   })
 }
 
@@ -116,7 +124,13 @@ function step(
 }
 
 /** A case from parts: valid by the schemas (response-schema) or not (invalid-input, naming the fields). */
-function judged(route: FuzzRoute, version: FuzzVersion, parts: Parts, description: string): FuzzCase {
+function judged(
+  route: FuzzRoute,
+  version: FuzzVersion,
+  parts: Parts,
+  description: string,
+  control?: Parts,
+): FuzzCase {
   const issues = issuesOf(route, parts)
   const label = `${route.method} ${route.path} (${version}) ${description}`
   if (issues.length === 0)
@@ -130,7 +144,16 @@ function judged(route: FuzzRoute, version: FuzzVersion, parts: Parts, descriptio
     route: route.id,
     property: 'invalid-input',
     description,
-    step: step(route, parts, version, invalidExpectation(version, namedFields(issues)), label),
+    step: step(route, parts, version, invalidExpectation(version, namedFields(issues), route), label),
+    ...(control && {
+      control: step(
+        route,
+        control,
+        version,
+        validExpectation(route, version),
+        `${label}, without the change`,
+      ),
+    }),
   }
 }
 
@@ -171,13 +194,15 @@ function mutatedCase(
           version,
           { ...parts, [which]: { ...parts[which], [key]: value } },
           `${which} ${key}: ${JSON.stringify(value)}`,
+          parts,
         )
       }
       const sites = sitesOf(route.request.body, parts.body)
       const at = sites[site % sites.length]!
       for (let i = 0; i < MUTATIONS.length; i++) {
         const mutated = mutate(parts.body, at, MUTATIONS[(kind + i) % MUTATIONS.length]!, pick)
-        if (mutated) return judged(route, version, { ...parts, body: mutated.value }, mutated.description)
+        if (mutated)
+          return judged(route, version, { ...parts, body: mutated.value }, mutated.description, parts)
       }
       return judged(route, version, parts, 'unchanged')
     })
@@ -209,11 +234,37 @@ function limitCase(
       const preClaimExecutions = Object.fromEntries(
         keys.map((key) => [key, Array.from({ length: perChain ? count : 1 }, () => op)]),
       )
-      const body = { ...(parts.body as object), preClaimExecutions }
+      // A request the target can quote (its funded account, a token of the destination chain),
+      // so that the answer is about the limit and nothing else.
+      const destination = chains[0]!
+      const token =
+        hints.tokensByChain?.[destination]?.USDC ?? Object.values(hints.tokensByChain?.[destination] ?? {})[0]
+      const quotable =
+        token && hints.accounts[0]
+          ? {
+              destinationChainId: destination,
+              tokenRequests: [{ tokenAddress: token, amount: '1000' }],
+              account: { address: hints.accounts[0], accountType: 'EOA' },
+            }
+          : (parts.body as object)
+      const body = { ...quotable, preClaimExecutions }
       const description = `preClaimExecutions: ${perChain ? `${count} operations on a chain` : `${count} chains`}`
-      const base = judged(route, version, { ...parts, body }, description)
+      // Over the limit, the control is the same request at the limit.
+      const atLimit = Object.fromEntries(
+        Object.entries(preClaimExecutions).map(([key, ops]) => [key, perChain && over ? ops.slice(1) : ops]),
+      )
+      const control = {
+        ...parts,
+        body: {
+          ...(parts.body as object),
+          preClaimExecutions: perChain
+            ? atLimit
+            : Object.fromEntries(Object.entries(atLimit).slice(over ? 1 : 0)),
+        },
+      }
+      const base = judged(route, version, { ...parts, body }, description, control)
       // A body refused for something else is no test of the limit.
-      if (issuesOf(route, { ...parts, body: { ...(parts.body as object) } }).length > 0) return base
+      if (issuesOf(route, { ...parts, body: quotable }).length > 0) return base
       const limit = perChain ? PRE_CLAIM_MAX_OPS_PER_CHAIN : PRE_CLAIM_MAX_CHAINS
       const expect = over
         ? overLimitExpectation(version, 'preClaimExecutions', limit)

@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import { getAddress } from 'viem'
 import type { z } from 'zod'
 import { MAX_UINT256 } from '../../spec/common'
 
@@ -17,6 +18,39 @@ export type Hints = {
   /** Token addresses the target quotes. */
   tokens: readonly string[]
   chainIds: readonly number[]
+  /** Token addresses by chain and symbol (`{8453: {USDC: '0x…'}}`), to keep a request's token on its chain. */
+  tokensByChain?: Readonly<Record<number, Readonly<Record<string, string>>>> | undefined
+}
+
+/**
+ * The value with each known token moved to the chain its object names (`chainId`,
+ * `destinationChainId`): the same symbol on that chain. A request whose token is on another
+ * chain is refused for it, and says nothing of the rest.
+ *
+ * @example
+ * coherent({ destinationChainId: 8453, tokenRequests: [{ tokenAddress: usdcOnOptimism, amount: '1' }] }, hints)
+ */
+export function coherent(value: unknown, hints: Hints, chain?: number): unknown {
+  const byChain = hints.tokensByChain
+  if (!byChain) return value
+  if (typeof value === 'string') {
+    const symbols = chain === undefined ? undefined : byChain[chain]
+    if (!symbols) return value
+    for (const tokens of Object.values(byChain))
+      for (const [symbol, address] of Object.entries(tokens))
+        if (address.toLowerCase() === value.toLowerCase()) return symbols[symbol] ?? value
+    return value
+  }
+  if (Array.isArray(value)) return value.map((item) => coherent(item, hints, chain))
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>
+    const own = record.destinationChainId ?? record.chainId
+    const here = typeof own === 'number' || typeof own === 'string' ? Number(own) : chain
+    return Object.fromEntries(
+      Object.entries(record).map(([key, child]) => [key, coherent(child, hints, here)]),
+    )
+  }
+  return value
 }
 
 type Def = {
@@ -124,9 +158,10 @@ function shapeArbitrary(
     case 'lazy':
       return arbitraryOf((def.getter as () => z.ZodType)(), hints, field, depth)
     case 'union':
-      return fc.oneof(
-        ...(def.options as z.ZodType[]).map((option) => arbitraryOf(option, hints, field, depth)),
-      )
+      // The contract writes the spec's form first (`number`), and the forms it also accepts
+      // after (an integer string, as the SDK sends): a valid value is of the spec's form, which
+      // every implementation takes; the others are left to the one-change variants.
+      return arbitraryOf((def.options as z.ZodType[])[0]!, hints, field, depth)
     case 'tuple':
       return fc.tuple(...(def.items as z.ZodType[]).map((item) => arbitraryOf(item, hints, field, depth + 1)))
     case 'array':
@@ -188,7 +223,14 @@ function positiveClasses(pattern: RegExp): RegExp {
 
 function addressArbitrary(hints: Hints, field: FieldName): fc.Arbitrary<string> {
   const known = field && /token/i.test(field) ? hints.tokens : hints.accounts
-  const random = matching(HEX_ADDRESS)
+  // Lower case or EIP-55 checksummed: a mixed case with a wrong checksum is refused by many
+  // readers (EIP-55), a disagreement the contract's pattern does not settle.
+  const random = fc
+    .tuple(fc.uint8Array({ minLength: 20, maxLength: 20 }), fc.boolean())
+    .map(([bytes, checksummed]) => {
+      const lower = `0x${Buffer.from(bytes).toString('hex')}`
+      return checksummed ? getAddress(lower) : lower
+    })
   return known.length > 0 ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, random) : random
 }
 

@@ -2,6 +2,7 @@ import { buildHttpRequest, requestExcerpt } from '../runner/buildHttpRequest'
 import { evaluate, evaluateAnyOf } from '../runner/evaluate'
 import { excerpt } from '../runner/excerpt'
 import { normalizeCaip2 } from '../runner/profile'
+import { errorReasons } from '../runner/reasons'
 import type { ScenarioContext } from '../runner/scenarioContext'
 import { sendRequest } from '../runner/sendRequest'
 import type { HttpExcerpt } from '../runner/types'
@@ -19,7 +20,12 @@ import { NO_5XX, type PropertyName } from './properties'
 export type Violation = { property: PropertyName; expect: HttpExpect; message: string; exchange: HttpExcerpt }
 
 /** What a judged request answered (its status; none when it got no answer) and what it broke. */
-export type Judgement = { status: number | undefined; violation?: Violation | undefined }
+export type Judgement = {
+  status: number | undefined
+  violation?: Violation | undefined
+  /** The reasons of an error answer (message, code, details: reasons.ts), one a line. */
+  reasons?: string | undefined
+}
 
 /** The scenario a lone step belongs to while it is judged (it names none of its own version). */
 export const FUZZ_SCENARIO: LoadedScenario = {
@@ -80,9 +86,11 @@ export async function judgeStep(
   const results = evaluate(step.expect, response)
   if (step.expect.anyOf) results.push(evaluateAnyOf(step.expect.anyOf, response))
   const failed = results.filter((r) => !r.ok)
-  if (failed.length === 0) return { status }
+  const reasons = status >= 400 ? errorReasons(response.json) : undefined
+  if (failed.length === 0) return { status, reasons }
   return {
     status,
+    reasons,
     violation: {
       property,
       expect: step.expect,

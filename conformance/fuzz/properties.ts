@@ -118,13 +118,34 @@ export function validExpectation(route: FuzzRoute, version: FuzzVersion): HttpEx
   }
 }
 
-/** A 4xx whose reasons name one of `fields` (MUST); 400 in the version's envelope (SHOULD). */
-export function invalidExpectation(version: FuzzVersion, fields: readonly string[]): HttpExpect {
-  return {
+/**
+ * A 4xx whose reasons name one of `fields` (MUST); 400 in the version's envelope (SHOULD). On
+ * a route whose path names a resource (`/intents/{intentId}/submit`), a 404 for a resource that
+ * does not exist is an answer too: which is checked first is the target's choice.
+ */
+export function invalidExpectation(
+  version: FuzzVersion,
+  fields: readonly string[],
+  route?: FuzzRoute,
+): HttpExpect {
+  const refusal: Alternative = {
     status: '4xx',
     ...(fields.length > 0 && { reason: { matches: anyOfNames(fields) } }),
-    should: { status: 400, envelope: version },
   }
+  const should: HttpExpect['should'] = { status: 400, envelope: version }
+  if (route && namesResource(route)) return { anyOf: [refusal, { status: 404 }], should }
+  return { ...refusal, should }
+}
+
+/**
+ * Whether a route's path names a resource the service made (an intent, a deposit) rather than
+ * taking a value (an account's address): a 404 there says "no such resource".
+ *
+ * @example
+ * namesResource(routeById('intentStatus')) // true
+ */
+export function namesResource(route: FuzzRoute): boolean {
+  return /\{(id|intentId)\}/.test(route.path)
 }
 
 /** A 4xx naming the key (MUST); 401 in the version's envelope (SHOULD). */

@@ -12,6 +12,7 @@ import { caseArbitrary } from './cases'
 import type { Coverage, Finding } from './findings'
 import type { Hints } from './fromSchema'
 import { judgeStep } from './judge'
+import { namesResource } from './properties'
 import { FUZZ_ROUTES, type FuzzRoute, type FuzzVersion } from './routes'
 import { runStatefulPhase } from './stateful'
 import { runStatelessPhase } from './stateless'
@@ -207,11 +208,26 @@ function hintsOf(caps: TargetCapabilities): Hints {
     accounts: caps.accounts.slice(0, 3).map((key) => addressOf(key)),
     tokens: [...new Set(Object.values(caps.tokens))],
     chainIds: caps.chains.map((c) => c.chainId),
+    tokensByChain: tokensByChain(caps),
   }
 }
 
+/** The target's tokens by chain and symbol, from its `<chainId>.<SYMBOL>` names. */
+function tokensByChain(caps: TargetCapabilities): Record<number, Record<string, string>> {
+  const out: Record<number, Record<string, string>> = {}
+  for (const [name, address] of Object.entries(caps.tokens)) {
+    const [chain, symbol] = name.split('.')
+    if (!chain || !symbol || !/^\d+$/.test(chain)) continue
+    const tokens = out[Number(chain)] ?? {}
+    tokens[symbol] = address
+    out[Number(chain)] = tokens
+  }
+  return out
+}
+
 /**
- * The routes the target serves: one valid request to each route without path parameters; a 404
+ * The routes the target serves: one valid request to each route whose path names no resource
+ * of the service (a 404 there may only say "no such intent"); a 404
  * or 501 there means the target has not built it (a vendor's slice of the spec), so it is left
  * out rather than reported as refusing valid input.
  */
@@ -225,7 +241,7 @@ async function servedRoutes(
 ): Promise<FuzzRoute[]> {
   const verdicts = await Promise.all(
     routes.map(async (route) => {
-      if (route.path.includes('{')) return true
+      if (namesResource(route)) return true
       const version = route.versions.find((v) => versions.includes(v))!
       const [probe] = fc.sample(
         caseArbitrary({ routes: [route], versions: [version], hints }).filter(

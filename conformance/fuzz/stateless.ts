@@ -3,7 +3,7 @@ import type { ScenarioContext } from '../runner/scenarioContext'
 import type { HttpStep } from '../scenario/schema'
 import { type CaseSpace, caseArbitrary, type FuzzCase } from './cases'
 import { type Coverage, type Finding, findingKey, recordCoverage } from './findings'
-import { judgeStep, type Violation } from './judge'
+import { type Judgement, judgeStep, type Violation } from './judge'
 
 /**
  * The stateless phase: generated requests, sent a batch at a time, each judged on its own. A
@@ -58,7 +58,7 @@ export async function runStatelessPhase(parameters: StatelessParameters): Promis
       if (locked === undefined && (sent >= budget || Date.now() >= deadline)) return true
       if (locked !== undefined && shrinkSent >= SHRINK_REQUESTS) return true
       if (locked === undefined) for (const c of cases) parameters.onRequest?.(c.step)
-      const verdicts = await Promise.all(cases.map((c) => judgeStep(c.step, c.property, context)))
+      const verdicts = await Promise.all(cases.map((c) => judgeCase(c, context)))
       sent += cases.length
       parameters.onRequests?.(cases.length)
       if (locked !== undefined) shrinkSent += cases.length
@@ -111,4 +111,31 @@ export async function runStatelessPhase(parameters: StatelessParameters): Promis
     })
   }
   return sent
+}
+
+/**
+ * Judges a case; a refusal that does not name the change is checked against the same request
+ * without the change: refused for the same reasons, the target never got to the change (an
+ * unfunded account, a limit of its own), and the case proves nothing either way.
+ */
+async function judgeCase(fuzzCase: FuzzCase, context: ScenarioContext): Promise<Judgement> {
+  const judgement = await judgeStep(fuzzCase.step, fuzzCase.property, context)
+  const { status, violation, reasons } = judgement
+  if (
+    !violation ||
+    !fuzzCase.control ||
+    violation.property === 'no-5xx' ||
+    status === undefined ||
+    status >= 500
+  )
+    return judgement
+  const control = await judgeStep(fuzzCase.control, 'response-schema', context)
+  if (
+    control.status !== undefined &&
+    control.status >= 400 &&
+    control.status < 500 &&
+    control.reasons === reasons
+  )
+    return { status, reasons }
+  return judgement
 }
