@@ -1,225 +1,86 @@
 import type { z } from 'zod'
-import { z as zod } from 'zod'
-import {
-  AlpsRouteResponse,
-  BatchWithdrawalRequest,
-  BatchWithdrawalResponse,
-  BlancIntentStatus,
-  BlancRouteResponse,
-  BlancSubmitRequest,
-  BlancSubmitResponse,
-  Deposit,
-  DepositList,
-  DepositListQuery,
-  DepositProcessorConfig,
-  DepositProcessorRegisterRequest,
-  DepositProcessorRegisterResponse,
-  DepositProcessorSetupRequest,
-  DepositProcessorSetupResponse,
-  DevnetManifest,
-  IntentStatus,
-  Portfolio,
-  PortfolioQuery,
-  RouteRequest,
-  SubmissionResult,
-  SubmitIntentOperationRequest,
-  WebhookEventList,
-  WebhookEventListQuery,
-  WithdrawalRequest,
-  WithdrawalResponse,
-} from '../../spec'
-import { Address } from '../../spec/common'
+import { type ApiVersion, methodsOf, ROUTES, type RouteDefinition, type RouteId } from '../../spec'
 
 /**
- * The routes the fuzzer generates requests for, with their schemas: one module, so that the
- * route table of spec/ (when it lands) replaces this list and stays the one source. Only routes
- * whose calls cannot disturb the run are here: the control API's writes (faults, clock, revert,
- * prices) are left out, its reads are kept for the key checks.
+ * The routes the fuzzer generates requests for: the route table of spec/ (the one source of
+ * paths, versions, request and response schemas and spec sections), less what cannot be
+ * fuzzed without disturbing the run or the world.
  */
 
 /** A version by its short name, as scenarios write it. */
 export type FuzzVersion = 'alps' | 'blanc'
 
-/** One route: how it is called, what it answers, where the spec says so. */
+/** One route of the table as the fuzzer drives it. */
 export type FuzzRoute = {
-  id: string
+  id: RouteId
   method: 'GET' | 'POST'
   /** `{name}` for a path parameter. */
   path: string
   versions: readonly FuzzVersion[]
-  /** `key`: a known `x-api-key`; `control`: the devnet's control API (a key too). */
-  access: 'key' | 'control'
+  access: RouteDefinition['access']
   /** The section of the spec (or facts, or DESIGN) it implements, in their words. */
   section: string
-  request: { body?: z.ZodType; params?: z.ZodType; querystring?: z.ZodType }
+  request: {
+    body?: z.ZodType | undefined
+    params?: z.ZodType | undefined
+    querystring?: z.ZodType | undefined
+  }
   /** Success answers by status: one schema, or one per version. */
   responses: Record<number, z.ZodType | Partial<Record<FuzzVersion, z.ZodType>>>
 }
 
-const BOTH = ['alps', 'blanc'] as const
-const ALPS = ['alps'] as const
-const BLANC = ['blanc'] as const
-const IdParams = zod.object({ id: zod.string().min(1) })
+const SHORT: Record<ApiVersion, FuzzVersion> = { '2026-01.alps': 'alps', '2026-04.blanc': 'blanc' }
 
-/** Every route the fuzzer drives, by id (the ids of spec/'s route table). */
-export const FUZZ_ROUTES: readonly FuzzRoute[] = [
-  {
-    id: 'quote',
-    method: 'POST',
-    path: '/intents/route',
-    versions: BOTH,
-    access: 'key',
-    section:
-      'Endpoints › POST /intents/route: "Body: route request (see Resources). Response 200: route response, version alps; version blanc returns `routes[]`."',
-    request: { body: RouteRequest },
-    responses: { 200: { alps: AlpsRouteResponse, blanc: BlancRouteResponse } },
-  },
-  {
-    id: 'submitOperation',
-    method: 'POST',
-    path: '/intent-operations',
-    versions: ALPS,
-    access: 'key',
-    section:
-      'Endpoints › POST /intent-operations (version alps): "Body: {signedIntentOp: submitted intent operation} (required). Response 201: {result: {id, status}}."',
-    request: { body: SubmitIntentOperationRequest },
-    responses: { 201: { alps: SubmissionResult } },
-  },
-  {
-    id: 'submitQuoted',
-    method: 'POST',
-    path: '/intents/{intentId}/submit',
-    versions: BLANC,
-    access: 'key',
-    section:
-      'Endpoints › POST /intents/{intentId}/submit (version blanc): "Path parameter: intentId (string), taken from the chosen route. Body: {signatures: {origin, destination}}."',
-    request: { params: zod.object({ intentId: zod.string().min(1) }), body: BlancSubmitRequest },
-    responses: { 201: { blanc: BlancSubmitResponse } },
-  },
-  {
-    id: 'operationStatus',
-    method: 'GET',
-    path: '/intent-operation/{id}',
-    versions: ALPS,
-    access: 'key',
-    section: 'facts §1: GET /intent-operation/{id} (spec, Endpoints › Other endpoints: "not shown")',
-    request: { params: zod.object({ id: zod.string().regex(/^\d+$/) }) },
-    responses: { 200: { alps: IntentStatus } },
-  },
-  {
-    id: 'intentStatus',
-    method: 'GET',
-    path: '/intents/{id}',
-    versions: BLANC,
-    access: 'key',
-    section: 'facts §1: GET /intents/{id} (spec, Endpoints › Other endpoints: "not shown")',
-    request: { params: IdParams },
-    responses: { 200: { blanc: BlancIntentStatus } },
-  },
-  {
-    id: 'portfolio',
-    method: 'GET',
-    path: '/accounts/{address}/portfolio',
-    versions: BOTH,
-    access: 'key',
-    section: "facts §1: GET /accounts/{address}/portfolio (the public SDK's getPortfolio)",
-    request: { params: zod.object({ address: Address }), querystring: PortfolioQuery },
-    responses: { 200: Portfolio },
-  },
-  {
-    id: 'withdraw',
-    method: 'POST',
-    path: '/withdrawals',
-    versions: BOTH,
-    access: 'key',
-    section:
-      'Endpoints › POST /withdrawals: "obtain the allocator signature for a withdrawal from the compact resource-lock contract. Body and response 200: see Withdrawal (single)."',
-    request: { body: WithdrawalRequest },
-    responses: { 200: WithdrawalResponse },
-  },
-  {
-    id: 'batchWithdraw',
-    method: 'POST',
-    path: '/batch-withdrawals',
-    versions: BOTH,
-    access: 'key',
-    section:
-      'Endpoints › POST /batch-withdrawals: "obtain the allocator signature for a batch withdrawal. Body and response 200: see Withdrawal (batch)."',
-    request: { body: BatchWithdrawalRequest },
-    responses: { 200: BatchWithdrawalResponse },
-  },
-  {
-    id: 'depositSetup',
-    method: 'POST',
-    path: '/deposit-processor/setup',
-    versions: BOTH,
-    access: 'key',
-    section:
-      'Endpoints › POST /deposit-processor/setup: "Body: {params: object with any of webhookUrl, webhookSecret, sponsorship, depositWhitelist, maxPriceDeviationBps}. All fields are optional."',
-    request: { body: DepositProcessorSetupRequest },
-    responses: { 200: DepositProcessorSetupResponse },
-  },
-  {
-    id: 'depositGetSetup',
-    method: 'GET',
-    path: '/deposit-processor/setup',
-    versions: BOTH,
-    access: 'key',
-    section: 'facts §1: GET /deposit-processor/setup (the configuration, secret masked)',
-    request: {},
-    responses: { 200: DepositProcessorConfig },
-  },
-  {
-    id: 'depositRegister',
-    method: 'POST',
-    path: '/deposit-processor/register',
-    versions: BOTH,
-    access: 'key',
-    section: 'facts §1: POST /deposit-processor/register',
-    request: { body: DepositProcessorRegisterRequest },
-    responses: { 200: DepositProcessorRegisterResponse },
-  },
-  {
-    id: 'depositList',
-    method: 'GET',
-    path: '/deposit-processor/deposits',
-    versions: BOTH,
-    access: 'key',
-    section: 'facts §1: GET /deposit-processor/deposits',
-    request: { querystring: DepositListQuery },
-    responses: { 200: DepositList },
-  },
-  {
-    id: 'depositGet',
-    method: 'GET',
-    path: '/deposit-processor/deposits/{id}',
-    versions: BOTH,
-    access: 'key',
-    section: 'facts §1: GET /deposit-processor/deposits/{id}',
-    request: { params: IdParams },
-    responses: { 200: Deposit },
-  },
-  {
-    id: 'webhookEventList',
-    method: 'GET',
-    path: '/deposit-processor/webhooks/events',
-    versions: BOTH,
-    access: 'key',
-    section: 'facts §1: GET /deposit-processor/webhooks/events',
-    request: { querystring: WebhookEventListQuery },
-    responses: { 200: WebhookEventList },
-  },
-  {
-    id: 'manifest',
-    method: 'GET',
-    path: '/_devnet/manifest',
-    versions: BOTH,
-    access: 'control',
-    section: 'DESIGN: The devnet control API ("Under /_devnet/ (same x-api-key)"): GET /_devnet/manifest',
-    request: {},
-    responses: { 200: DevnetManifest },
-  },
-]
+/**
+ * Routes left out, with why: the control API's writes would change the target under the run
+ * (faults, clock, snapshots, prices); a test webhook would go out to a generated URL; the
+ * public aliases are the same routes at other paths (`--profile public` maps them).
+ */
+export const LEFT_OUT: Partial<Record<RouteId, string>> = {
+  faultsSet: 'the control API: it would inject faults into the target',
+  clockAdvance: 'the control API: it would move the clock under the run',
+  quotesReset: 'the control API: it would empty the quote store under the run',
+  snapshot: 'the control API: a snapshot of the chains',
+  revert: 'the control API: it would revert the chains under the run',
+  prices: 'the control API: it would change the prices under the run',
+  webhookTest: 'it sends a webhook to the configured (generated) URL, outside the run',
+  quotePublic: 'an alias of quote (--profile public sends quote there)',
+  submitPublic: 'an alias of submitQuoted (--profile public sends submitQuoted there)',
+}
+
+/** A schema of the table's response entry by short version name. */
+function responsesOf(route: RouteDefinition): FuzzRoute['responses'] {
+  const out: FuzzRoute['responses'] = {}
+  for (const [status, entry] of Object.entries(route.responses)) {
+    if (typeof (entry as z.ZodType).safeParse === 'function') out[Number(status)] = entry as z.ZodType
+    else
+      out[Number(status)] = Object.fromEntries(
+        Object.entries(entry as Record<ApiVersion, z.ZodType>).map(([v, schema]) => [
+          SHORT[v as ApiVersion],
+          schema,
+        ]),
+      )
+  }
+  return out
+}
+
+/** Every route of the table the fuzzer drives, by id (JSON routes with a key; not {@link LEFT_OUT}). */
+export const FUZZ_ROUTES: readonly FuzzRoute[] = (Object.entries(ROUTES) as [RouteId, RouteDefinition][])
+  .filter(([id, route]) => !(id in LEFT_OUT) && route.access !== 'public' && !route.stream && !route.hidden)
+  .map(([id, route]) => ({
+    id,
+    method: methodsOf(route)[0] as 'GET' | 'POST',
+    path: route.path,
+    versions: route.versions.map((v) => SHORT[v]),
+    access: route.access,
+    section: route.section,
+    request: {
+      body: route.request?.body,
+      params: route.request?.params,
+      querystring: route.request?.querystring,
+    },
+    responses: responsesOf(route),
+  }))
 
 /**
  * The schema a success answer of a route must match in a version; undefined when the route
