@@ -17,14 +17,14 @@ export function faultyAlps(route: AlpsRouteResponse, faults: Has): AlpsRouteResp
   const { intentOp, intentCost } = route
   const usd = intentCost.feeBreakdownUSD
   if (faults.has('quotes.fee-total-mismatch')) {
-    for (const t of intentCost.tokensReceived) t.fee += 1
+    for (const t of intentCost.tokensReceived) t.fee = Number(t.fee) + 1
     usd.totalFeeUSD += 0.01
   }
   if (faults.has('quotes.negative-fee-part')) {
     for (const t of intentCost.tokensReceived) {
       t.feeBreakdown.swapFee = shift(t.feeBreakdown.swapFee, -1n)
-      t.fee -= 1
-      t.amountSpent -= 1
+      t.fee = Number(t.fee) - 1
+      t.amountSpent = Number(t.amountSpent) - 1
     }
     usd.swapFeeUSD -= 0.01
     usd.totalFeeUSD -= 0.01
