@@ -1,8 +1,23 @@
 import fc from 'fast-check'
 import type { HttpStep, Step } from '../scenario/schema'
+import {
+  type Executor,
+  type Model,
+  type QuoteRef,
+  ref,
+  type StatefulSpace,
+  signSteps,
+  submitRoute,
+  submitStep,
+  type TaggedStep,
+  v,
+  variable,
+} from './model'
 import type { PropertyName } from './properties'
 import { MESSAGE_POINTER } from './properties'
 import type { FuzzVersion } from './routes'
+
+export type { Executor, Model, QuoteRef, StatefulSpace, TaggedStep } from './model'
 
 /**
  * The model of the service the stateful phase drives, and its commands: quote → sign → submit →
@@ -10,51 +25,6 @@ import type { FuzzVersion } from './routes'
  * (real values travel between them as captured `${variables}`), each step tagged with the
  * property it checks, so that the shrunk sequence of a finding is a scenario as it stands.
  */
-
-/** A step with the property it checks and the route it calls. */
-export type TaggedStep = { step: Step; property: PropertyName; route: string }
-
-/** What a command does to the target, as steps; the executor (stateful.ts) runs them. */
-export type Executor = {
-  run: (steps: TaggedStep[]) => Promise<void>
-  /** Polls an intent's status until it is final, checking that it only moves forward. */
-  pollForward: (quote: QuoteRef, poll: TaggedStep) => Promise<void>
-}
-
-/** A quote of the model, by number: its variables are `q<n>_…`. */
-export type QuoteRef = {
-  n: number
-  version: FuzzVersion
-  chainId: number
-  amount: string
-  submitted: boolean
-  /** Polled to its end. */
-  settled: boolean
-  expired: boolean
-}
-
-/** The model: the quotes of the run, the one intent in flight, what the fresh recipient received. */
-export type Model = {
-  quotes: QuoteRef[]
-  inFlight: QuoteRef | undefined
-  /** Raw USDC units received by the run's fresh recipient, per chain. */
-  received: Record<number, bigint>
-}
-
-/** What the commands may use of the target. */
-export type StatefulSpace = {
-  versions: readonly FuzzVersion[]
-  /** Chains with a USDC the target quotes (`tokens.<chainId>.USDC`). */
-  chainIds: readonly number[]
-  /** The control API is there (the clock can be advanced). */
-  clock: boolean
-  withdrawals: boolean
-}
-
-/** `${name}`: a variable of the scenario, read when the step runs. */
-const variable = (name: string) => `$\{${name}}`
-const v = (quote: QuoteRef, name: string) => `q${quote.n}_${name}`
-const ref = (quote: QuoteRef, name: string) => variable(v(quote, name))
 
 /** Quote `amount` USDC on `chainId` for funded account 0, delivered to the run's fresh account. */
 class QuoteCommand implements fc.AsyncCommand<Model, Executor> {
@@ -105,64 +75,6 @@ class QuoteCommand implements fc.AsyncCommand<Model, Executor> {
   }
   toString = () => `quote(${this.version}, ${this.chainId}, ${this.amount})`
 }
-
-/** The steps that sign a quote (alps: the intentOp, built by the client; blanc: signData as given). */
-function signSteps(quote: QuoteRef): TaggedStep[] {
-  const tag = (step: Step): TaggedStep => ({ step, property: 'response-schema', route: 'quote' })
-  if (quote.version === 'alps')
-    return [
-      tag({
-        name: `sign quote ${quote.n}'s intentOp as the client`,
-        signIntentOp: { intentOp: ref(quote, 'intentOp'), account: 0 },
-        captureAs: v(quote, 'signed'),
-      }),
-    ]
-  return [
-    tag({
-      name: `sign quote ${quote.n}'s origin typed data`,
-      sign: { typedData: ref(quote, 'origin'), account: 0 },
-      captureAs: v(quote, 'originSignatures'),
-    }),
-    tag({
-      name: `sign quote ${quote.n}'s destination typed data`,
-      sign: { typedData: ref(quote, 'destination'), account: 0 },
-      captureAs: v(quote, 'destinationSignature'),
-    }),
-  ]
-}
-
-/** The submit request of a quote, with the expectation given. */
-function submitStep(
-  quote: QuoteRef,
-  name: string,
-  expect: HttpStep['expect'],
-  capture?: Record<string, string>,
-): HttpStep {
-  const http: HttpStep['http'] =
-    quote.version === 'alps'
-      ? {
-          method: 'POST',
-          path: '/intent-operations',
-          apiKey: 'default',
-          version: 'alps',
-          body: { signedIntentOp: ref(quote, 'signed') },
-        }
-      : {
-          method: 'POST',
-          path: `/intents/${ref(quote, 'intentId')}/submit`,
-          apiKey: 'default',
-          version: 'blanc',
-          body: {
-            signatures: {
-              origin: ref(quote, 'originSignatures'),
-              destination: ref(quote, 'destinationSignature'),
-            },
-          },
-        }
-  return { name, http, expect, ...(capture && { capture }) }
-}
-
-const submitRoute = (quote: QuoteRef) => (quote.version === 'alps' ? 'submitOperation' : 'submitQuoted')
 
 /** Sign a quote and submit it: 201 in the submission schema. */
 class SubmitCommand implements fc.AsyncCommand<Model, Executor> {
