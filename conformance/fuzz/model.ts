@@ -49,7 +49,9 @@ export type StatefulSpace = {
 
 /** `${name}`: a variable of the scenario, read when the step runs. */
 export const variable = (name: string) => `$\{${name}}`
+/** The name of a quote's variable (`q1_intentId`). */
 export const v = (quote: QuoteRef, name: string) => `q${quote.n}_${name}`
+/** `${q<n>_name}`: a quote's variable, read when the step runs. */
 export const ref = (quote: QuoteRef, name: string) => variable(v(quote, name))
 
 /** The steps that sign a quote (alps: the intentOp, built by the client; blanc: signData as given). */
@@ -108,5 +110,6 @@ export function submitStep(
   return { name, http, expect, ...(capture && { capture }) }
 }
 
+/** The route a quote's submit calls: alps submitOperation, blanc submitQuoted. */
 export const submitRoute = (quote: QuoteRef) =>
   quote.version === 'alps' ? 'submitOperation' : 'submitQuoted'
