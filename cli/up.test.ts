@@ -42,7 +42,8 @@ describe('intent-devnet up (the real CLI)', () => {
   it('refuses a --gas-price that is not CHAIN=GWEI or not a positive gwei value, naming the chain', async () => {
     const bad = await upFails(['--port', '0', '--gas-price', '8453=abc'])
     expect(bad.code).not.toBe(0)
-    expect(bad.output).toContain('Gas price of chain 8453 must be a decimal number of gwei')
+    expect(bad.output).toContain('--gas-price takes gwei as a decimal number')
+    expect(bad.output).toContain('8453=abc')
     const shape = await upFails(['--port', '0', '--gas-price', 'base'])
     expect(shape.code).not.toBe(0)
     expect(shape.output).toContain('--gas-price takes CHAIN=GWEI')

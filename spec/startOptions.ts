@@ -156,7 +156,9 @@ export const START_OPTIONS = {
     repeatable: true,
     fromText: (text, previous) => {
       const match = text.match(/^(\d+)=(.+)$/)
-      return { ...(previous as object), [match?.[1] ?? text]: match?.[2] ?? '' }
+      if (!match)
+        throw new Error(`--gas-price takes CHAIN=GWEI (e.g. 8453=0.05), got ${JSON.stringify(text)}`)
+      return { ...(previous as object), [match[1]!]: match[2]! }
     },
     toArgs: (flag, prices) =>
       Object.entries(prices).flatMap(([chainId, gwei]) => [flag, `${chainId}=${gwei}`]),

@@ -122,7 +122,10 @@ export async function buildImage(parameters: BuildImageParameters = {}): Promise
     // checkout (an installed package's came built), then copied to the same place under /app
     // so its paths to the source tree hold there too.
     if (!isPackedInstall(root)) {
-      const { buildBundle, staleReason } = await import('../build')
+      // A specifier esbuild cannot follow: the package's dist/image.mjs must not bundle the build
+      // (it imports esbuild, a build tool an installed package does not have); only a checkout gets here.
+      const buildModule = '../build'
+      const { buildBundle, staleReason } = (await import(buildModule)) as typeof import('../build')
       if (staleReason('intent-devnet', root)) await buildBundle('intent-devnet', root)
     }
     const content = readFileSync(join(root, BUNDLE_PATH))

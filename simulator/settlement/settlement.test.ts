@@ -2,11 +2,12 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { encodeFunctionData, erc20Abi, keccak256, parseUnits, toHex } from 'viem'
+import { encodeFunctionData, erc20Abi, type Hash, keccak256, parseUnits, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addresses } from '../../contracts/addresses'
 import type { SubmitIntentOperationRequest } from '../../spec'
+import { isMined } from '../devnet/isMined'
 import { type Devnet, startDevnet } from '../devnet/startDevnet'
 import { createFaults } from '../faults/faults'
 import { ApiError } from '../http/errorCodes'
@@ -15,6 +16,7 @@ import { toBlancStatus } from '../http/versions/intentStatus'
 import { createServices } from '../startSimulator'
 import { fillerAbi } from './abis'
 import { fillArgs } from './contractArgs'
+import { getFillId } from './getFillId'
 import {
   approvePermit2,
   balanceOf,
@@ -336,16 +338,34 @@ describe('settlement: chains restored from an older save', () => {
 
       // The machine died with its Anvils: the chains come back from the checkpoint.
       expect(await devnet.revert(checkpoint)).toBe(true)
+      const destination = devnet.chain(8453).publicClient
+      const restoredHead = await destination.getBlockNumber()
       expect(await balanceOf(devnet, 8453, usdc8453, recipient)).toBe(0n)
+      expect(await isMined(destination, done.fillTransactionHash as Hash)).toBe(false)
 
       const second = await createServices({ devnet, faults: createFaults(), stateDir })
       try {
         const record = second.intentStore.get(id)!
-        expect(record.history.map((h) => h.event)).toContain('rewound')
+        const events = () => second.intentStore.get(id)!.history.map((h) => h.event)
+        expect(events()).toContain('rewound')
         const again = await waitForStatus(second.services.intents, id, ['COMPLETED', 'FAILED'])
         expect(again.status).toBe('COMPLETED')
-        expect(again.fillTransactionHash).not.toBe(done.fillTransactionHash)
-        await expectMined(8453, again.fillTransactionHash)
+        // The restored chains hold the checkpoint's nonce and base fee, so the fill sent again can
+        // be byte for byte the first (same hash): what proves it was sent again is that it is
+        // mined on the restored chain, after the restore, and only once.
+        const receipt = await destination.getTransactionReceipt({ hash: again.fillTransactionHash as Hash })
+        expect(receipt.status).toBe('success')
+        expect(receipt.blockNumber).toBeGreaterThan(restoredHead)
+        const fills = await destination.getContractEvents({
+          address: addresses.filler,
+          abi: fillerAbi,
+          eventName: 'Filled',
+          args: { fillId: await getFillId(devnet, record.payload) },
+          fromBlock: 0n,
+        })
+        expect(fills.map((log) => log.transactionHash)).toEqual([again.fillTransactionHash])
+        const afterRewind = events().slice(events().lastIndexOf('rewound'))
+        expect(afterRewind.filter((event) => event === 'fillMined')).toHaveLength(1)
         expect(await balanceOf(devnet, 8453, usdc8453, recipient)).toBe(usdc(5))
       } finally {
         await second.stop()

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -80,8 +81,12 @@ describe('bin/intent-devnet.js and its bundle', () => {
     test('the V8 code cache is written once, used after, and never used for another bundle or when V8 rejects it; a changed source rebuilds the bundle', async ({
       expect,
     }) => {
-      const cache = join(copy, 'dist/intent-devnet.other.cache')
-      const debug = { INTENT_DEVNET_DEBUG: '1' }
+      // The bin keeps its code cache in the user's cache directory, one folder per install (the
+      // hash of its root), never in the package: a cache home of this test's own.
+      const cacheHome = mkdtempSync(join(tmpdir(), 'bundle-cache-'))
+      const installHash = createHash('sha1').update(`${copy}/`).digest('hex').slice(0, 16)
+      const cache = join(cacheHome, 'intent-devnet', installHash, 'intent-devnet.other.cache')
+      const debug = { INTENT_DEVNET_DEBUG: '1', XDG_CACHE_HOME: cacheHome }
       const built = bundleMtime(copy)
       rmSync(cache, { force: true })
       const absent = await run(copy, ['--help'], debug)
