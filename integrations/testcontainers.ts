@@ -116,6 +116,12 @@ export class IntentDevnetContainer extends GenericContainer {
 
   /** Starts the container; resolves once the service listens. */
   override async start(): Promise<StartedIntentDevnetContainer> {
+    // The devnet container runs on the host network, so with a local engine (a Unix socket) the
+    // host is this machine. testcontainers would otherwise look for the bridge network's gateway,
+    // which an engine started with --bridge=none (CI inside a container) does not have.
+    const dockerHost = process.env.DOCKER_HOST
+    if (!process.env.TESTCONTAINERS_HOST_OVERRIDE && (!dockerHost || dockerHost.startsWith('unix://')))
+      process.env.TESTCONTAINERS_HOST_OVERRIDE = '127.0.0.1'
     const client = await getContainerRuntimeClient().catch((error: Error) => {
       throw new NoContainerRuntimeError(error)
     })

@@ -34,7 +34,7 @@ const RUNTIME_TOOLS = [
   { target: '/usr/bin/setpriv', candidates: ['/usr/bin/setpriv', '/bin/setpriv'], required: false },
 ]
 
-/** The source folders the bundle is built from. */
+/** The source folders the bundle is built from (their non-TypeScript files go into the image). */
 const SOURCE_FOLDERS = ['simulator', 'conformance']
 
 /** Where a machine keeps its CA certificates as one PEM bundle (Debian, then Fedora). */
@@ -210,7 +210,9 @@ export function assembleRootfs(parameters: AssembleRootfsParameters): AssembleRo
   cpSync(join(root, 'dist', 'swagger-ui'), join(app, 'dist', 'swagger-ui'), { recursive: true })
   // Files our modules read beside themselves (the explorer's page and assets): everything in
   // the source folders that is not TypeScript, at the same paths (see sourceLocations in scripts/build.ts).
-  for (const folder of SOURCE_FOLDERS)
+  // An installed package ships only the files of these folders the bundle reads at run time
+  // (conformance/ not at all): copy what is there.
+  for (const folder of SOURCE_FOLDERS.filter((name) => existsSync(join(root, name))))
     cpSync(join(root, folder), join(app, folder), {
       recursive: true,
       filter: (source) => statSync(source).isDirectory() || !source.endsWith('.ts'),

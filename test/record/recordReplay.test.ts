@@ -157,8 +157,11 @@ describe('record and replay', () => {
   it('a route the target no longer offers: the replay says which the client picked and what was offered', async () => {
     const edited = join(dir, 'gone.yaml')
     const text = await readFile(blancFile, 'utf8')
-    expect(text).toMatch(/\/cost\/input\/0\/chainId:\n\s+equals: 8453/)
-    await writeFile(edited, text.replace(/(\/cost\/input\/0\/chainId:\n\s+equals:) 8453/, '$1 42'))
+    // The client took routes[0]; its origin chain is whichever chain quotes cheapest (per-chain gas prices).
+    const picked =
+      /(choose:\n\s+\/routes\/0:\n(?:\s+.*\n)*?\s+\/cost\/input\/0\/chainId:\n\s+equals:) (10|8453)\n/
+    expect(text).toMatch(picked)
+    await writeFile(edited, text.replace(picked, '$1 42\n'))
     await cp(`${blancFile}.state`, `${edited}.state`, { recursive: true })
     const run = await replayRecording({ file: edited })
     expect(replayPassed(run)).toBe(false)
