@@ -128,12 +128,19 @@ export class IntentDevnetContainer extends GenericContainer {
     if (!(await client.image.exists(ImageName.fromString(this.image))))
       throw new ImageMissingError(this.image)
     this.withCommand(['up', ...startOptionArgs({ port: 0, ...this.options })])
-    const started = await super.start()
-    return new StartedIntentDevnetContainer(
-      started,
-      await baseUrlOf(started),
-      this.options.apiKey ?? DEFAULT_API_KEY,
-    )
+    // testcontainers' Docker sockets do not keep Node's event loop alive: from plain Node (no test
+    // runner holding it open) a start awaited at the top level would end the process silently.
+    const keepAlive = setInterval(() => {}, 1000)
+    try {
+      const started = await super.start()
+      return new StartedIntentDevnetContainer(
+        started,
+        await baseUrlOf(started),
+        this.options.apiKey ?? DEFAULT_API_KEY,
+      )
+    } finally {
+      clearInterval(keepAlive)
+    }
   }
 }
 
