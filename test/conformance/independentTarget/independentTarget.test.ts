@@ -50,22 +50,28 @@ afterAll(async () => {
   await chains?.stop()
 })
 
+/** One run against `url` as a vendor would make it, and its failed checks as `id LEVEL`. */
+async function judge(url: string, scenarios: Awaited<ReturnType<typeof loadScenarios>>) {
+  const run = await runConformance({
+    target: url,
+    apiKey,
+    scenarios,
+    profile: 'public',
+    version: 'blanc',
+    chainsFile,
+    maxWaitSeconds: 10,
+    timeoutSeconds: 60,
+  })
+  const failed = run.scenarios.flatMap((s) =>
+    s.checks.filter((c) => c.status === 'failed').map((c) => `${c.id} ${c.level ?? 'MUST'}`),
+  )
+  return { run, failed }
+}
+
 describe('an independent blanc-only implementation at the public paths (--profile public --version blanc)', () => {
   test('the report shows exactly its documented departures; alps scenarios are not applicable, with the reason', async () => {
     const scenarios = (await loadScenarios({ packs: PACKS })).filter((s) => !OUTSIDE_SLICE.includes(s.id))
-    const run = await runConformance({
-      target: target.url,
-      apiKey,
-      scenarios,
-      profile: 'public',
-      version: 'blanc',
-      chainsFile,
-      maxWaitSeconds: 10,
-      timeoutSeconds: 60,
-    })
-    const failed = run.scenarios.flatMap((s) =>
-      s.checks.filter((c) => c.status === 'failed').map((c) => `${c.id} ${c.level ?? 'MUST'}`),
-    )
+    const { run, failed } = await judge(target.url, scenarios)
     expect(failed.sort()).toEqual(DEPARTURES.flatMap((d) => d.checks.map((c) => `${c} ${d.level}`)).sort())
 
     const byStatus = (status: string) => run.scenarios.filter((s) => s.status === status).map((s) => s.id)
@@ -93,19 +99,7 @@ describe('an independent blanc-only implementation at the public paths (--profil
     const scenarios = (await loadScenarios({ packs: [...PACKS, 'bad-input'] })).filter(
       (s) => !OUTSIDE_SLICE.includes(s.id) && (s.pack !== 'bad-input' || s.id === 'bad-input.huge-numbers'),
     )
-    const run = await runConformance({
-      target: misbehaving.url,
-      apiKey,
-      scenarios,
-      profile: 'public',
-      version: 'blanc',
-      chainsFile,
-      maxWaitSeconds: 10,
-      timeoutSeconds: 60,
-    })
-    const failed = run.scenarios.flatMap((s) =>
-      s.checks.filter((c) => c.status === 'failed').map((c) => `${c.id} ${c.level ?? 'MUST'}`),
-    )
+    const { run, failed } = await judge(misbehaving.url, scenarios)
     // Allowed behaviours pass (the limits named in details[] only, CAIP-2 learned, header-less
     // blanc at MUST); alps by default fails only its SHOULD; any amount fails huge-numbers.
     const departures = [...DEPARTURES, ...MISBEHAVIOUR_DEPARTURES]
