@@ -92,6 +92,11 @@ const earlyConformance = (rest) =>
     : { chainIds: [10, 8453], host: '127.0.0.1' }
 
 const root = new URL('../', import.meta.url)
+// `--version` answers from package.json, before any bundle or source loads.
+if (process.argv[2] === '--version' || process.argv[2] === '-V') {
+  console.log(createRequire(import.meta.url)('../package.json').version)
+  process.exit(0)
+}
 const bundle = new URL('dist/intent-devnet.mjs', root)
 /** An installed package: its build is used as it came, never rebuilt, and nothing is written into it. */
 const packed = isPackedInstall(fileURLToPath(root))

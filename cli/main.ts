@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import type { Command } from 'commander'
 import { BaseError } from '../spec/BaseError'
 import { ListingCommand } from './listingCommand'
@@ -11,6 +12,7 @@ const program = new ListingCommand()
   .description(
     'A local devnet of the cross-chain intent service, and a conformance suite for any implementation.',
   )
+  .version(createRequire(import.meta.url)('../package.json').version, '-V, --version', 'print the version')
   .option('--verbose', 'print whole error chains')
 
 const subcommands: Record<string, () => Promise<{ register: (program: Command) => void }>> = {

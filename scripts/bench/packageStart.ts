@@ -9,7 +9,7 @@
  * npx tsx scripts/bench/packageStart.ts --runs 5
  */
 import { execFile, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -59,11 +59,29 @@ async function bareAnvils(): Promise<number> {
   return ms
 }
 
-/** `npx intent-devnet up` from the install to the first /health 200; ms. */
-async function upFromInstall(project: string): Promise<number> {
+/**
+ * npx's own floor: `npx noop` of a bin that does nothing, installed beside intent-devnet (npx
+ * starts npm's CLI, reads the project's package and lockfile and finds the bin before it runs
+ * it); ms to its exit.
+ */
+async function npxNoop(project: string): Promise<number> {
+  const started = performance.now()
+  await sh('npx', ['noop'], project)
+  return performance.now() - started
+}
+
+/**
+ * `up` from the install to the first /health 200, through `npx intent-devnet` or, without npx,
+ * `node node_modules/.bin/intent-devnet` (the part that is ours); ms.
+ */
+async function upFromInstall(project: string, via: 'npx' | 'node' = 'npx'): Promise<number> {
   const port = await freePort()
   const started = performance.now()
-  const child = spawn('npx', ['intent-devnet', 'up', '--port', String(port)], {
+  const [command, ...args] =
+    via === 'npx'
+      ? ['npx', 'intent-devnet']
+      : [process.execPath, join(project, 'node_modules/intent-devnet/bin/intent-devnet.js')]
+  const child = spawn(command!, [...args, 'up', '--port', String(port)], {
     cwd: project,
     stdio: 'ignore',
     detached: true,
@@ -100,22 +118,35 @@ try {
   const installStarted = performance.now()
   await sh('npm', ['install', join(work, filename), '--prefer-offline', '--no-audit', '--no-fund'], project)
   console.log(`install (npm cache warm): ${((performance.now() - installStarted) / 1000).toFixed(1)} s`)
+  // npx's floor: a bin that does nothing, in the same project.
+  mkdirSync(join(project, 'node_modules/noop'))
+  writeFileSync(
+    join(project, 'node_modules/noop/package.json'),
+    JSON.stringify({ name: 'noop', version: '1.0.0', bin: { noop: 'noop.js' } }),
+  )
+  writeFileSync(join(project, 'node_modules/noop/noop.js'), '#!/usr/bin/env node\n', { mode: 0o755 })
+  symlinkSync('../noop/noop.js', join(project, 'node_modules/.bin/noop'))
   // One start first: the user's code cache of this install is written by it.
   await upFromInstall(project)
-  const bare: number[] = []
-  const up: number[] = []
+  const series = { bare: [] as number[], npxNoop: [] as number[], up: [] as number[], node: [] as number[] }
   for (let i = 0; i < runs; i++) {
-    bare.push(await bareAnvils())
-    up.push(await upFromInstall(project))
+    series.bare.push(await bareAnvils())
+    series.npxNoop.push(await npxNoop(project))
+    series.up.push(await upFromInstall(project))
+    series.node.push(await upFromInstall(project, 'node'))
   }
-  const ratio = median(up) / median(bare)
+  const bare = median(series.bare)
+  const line = (label: string, values: number[]) =>
+    console.log(
+      `${label}: median ${median(values).toFixed(0)} ms = ${(median(values) / bare).toFixed(2)}x the bare Anvils (${values.map((ms) => ms.toFixed(0)).join(', ')})`,
+    )
+  line('four bare Anvils', series.bare)
+  line('npx noop (npx alone, a bin that does nothing)', series.npxNoop)
+  line('npx intent-devnet up → /health', series.up)
+  line('node node_modules/intent-devnet/bin/intent-devnet.js up → /health', series.node)
   console.log(
-    `four bare Anvils: median ${median(bare).toFixed(0)} ms (${bare.map((ms) => ms.toFixed(0)).join(', ')})`,
+    `ratio: ${(median(series.up) / bare).toFixed(2)}x (target: within 5x); npx alone is ${(median(series.npxNoop) / bare).toFixed(2)}x`,
   )
-  console.log(
-    `npx intent-devnet up → /health: median ${median(up).toFixed(0)} ms (${up.map((ms) => ms.toFixed(0)).join(', ')})`,
-  )
-  console.log(`ratio: ${ratio.toFixed(2)}x (target: within 5x)`)
 } finally {
   rmSync(work, { recursive: true, force: true })
 }

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { mnemonicToAccount } from 'viem/accounts'
@@ -50,6 +51,15 @@ describe('the start options schema', () => {
     expect(cli.stderr).toMatch(
       /unknown option '--rpcport' for 'intent-devnet up'; valid options: .*--rpc-port/,
     )
+  })
+
+  it('`--version` prints the package version, from the bin and from the CLI', () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
+    for (const args of [['--version'], ['-V'], ['up', '--version']]) {
+      const out = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' })
+      expect(out.status, args.join(' ')).toBe(0)
+      expect(out.stdout.trim(), args.join(' ')).toBe(version)
+    }
   })
 
   it('turns options into `up` arguments (what the container and child-process setups run)', () => {

@@ -195,6 +195,8 @@ describe.skipIf(!enabled)('the npm package, from its tarball', () => {
       (error: Error) => error.message,
     )
     expect(unknown).toMatch(/unknown option '--rpcport'.*valid options: .*--rpc-port.*--mnemonic/s)
+    const version = await run('npx', ['intent-devnet', '--version'], consumer)
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
   }, 180_000)
 
   it('`npx intent-devnet conformance`, `record` and `replay` from the installed package', async () => {
