@@ -81,9 +81,13 @@ describe.skipIf(!enabled)('the npm package, from its tarball', () => {
     expect(files.filter((path) => /\.ts$/.test(path) && !/\.d\.c?ts$/.test(path))).toEqual([])
   })
 
-  it('installs on this Node without an engine warning, and with only its few runtime dependencies', () => {
+  it('installs on this Node without an engine warning or an install script of its own, and with only its few runtime dependencies', () => {
     expect(installOutput).not.toMatch(/EBADENGINE/)
-    const { dependencies } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'))
+    // npm 11 lists every package with an install script; ours has none (`prepare` is a checkout's).
+    expect(installOutput).not.toMatch(/intent-devnet@[^ ]* \(/)
+    const { dependencies, scripts } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'))
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(scripts?.[hook], hook).toBeUndefined()
     expect(Object.keys(dependencies).sort()).toEqual(['@foundry-rs/anvil', 'secp256k1', 'viem', 'zod'])
   })
 
