@@ -1,4 +1,5 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -50,7 +51,9 @@ describe.skipIf(!enabled)('the npm package, from its tarball', () => {
     linkTools(consumer, ['vitest', 'jest', 'testcontainers', 'typescript', '@types/node'])
     before = treeDigest(installed)
   }, 300_000)
-  afterAll(() => rmSync(work, { recursive: true, force: true }))
+  // Tens of thousands of files (installs, the registry's storage): on a loaded machine their removal
+  // alone has taken over two minutes, so it gets a limit of its own.
+  afterAll(() => rm(work, { recursive: true, force: true }), 600_000)
 
   it('is publishable: not private, `npm publish --dry-run` clean, built JS and types for every export, the bin, its bundle and boot state, no TypeScript sources', async () => {
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'))
