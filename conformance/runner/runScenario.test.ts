@@ -31,7 +31,9 @@ async function startBareTarget(parameters: { strictVersion?: boolean } = {}): Pr
       quoting: { quoteBest: notBuilt, quoteEvery: notBuilt, resetQuotes: notBuilt, portfolio: notBuilt },
       intents: {
         submitOperation: notBuilt,
+        simulateOperation: notBuilt,
         submitQuoted: notBuilt,
+        simulateQuoted: notBuilt,
         getIntent: notBuilt,
         findIntent: notBuilt,
       },

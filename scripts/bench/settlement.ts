@@ -66,7 +66,7 @@ try {
   for (const [i, owner] of seq.entries()) {
     const { signedIntentOp } = await intent(owner)
     const started = performance.now()
-    const { result } = await stack.services.intents.submitOperation({ signedIntentOp })
+    const result = await stack.services.intents.submitOperation(signedIntentOp)
     await completed(stack.services.intents, result.id)
     if (i > 0) latencies.push(performance.now() - started)
   }
@@ -108,9 +108,9 @@ try {
   const signed = await Promise.all(many.map(intent))
   const started = performance.now()
   const results = await Promise.all(
-    signed.map((s) => stack.services.intents.submitOperation({ signedIntentOp: s.signedIntentOp })),
+    signed.map((s) => stack.services.intents.submitOperation(s.signedIntentOp)),
   )
-  await Promise.all(results.map((r) => completed(stack.services.intents, r.result.id)))
+  await Promise.all(results.map((r) => completed(stack.services.intents, r.id)))
   const seconds = (performance.now() - started) / 1000
 
   console.log(`settlement latency, submit → COMPLETED (${sequential} one-origin intents, one at a time):`)

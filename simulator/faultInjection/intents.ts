@@ -25,38 +25,35 @@ export function withIntentFaults(service: IntentService, context: IntentFaultsCo
   const { faults, store, relayer } = context
   return {
     ...service,
-    async submitOperation(request) {
+    async submitOperation(signedIntentOp) {
       if (faults.has('intents.alps-accept-duplicate')) {
-        const key = dedupeKeyOf(intentOpOf(request.signedIntentOp))
+        const key = dedupeKeyOf(intentOpOf(signedIntentOp))
         const earlier = store.all().find((record) => record.dedupeKey === key)
-        if (earlier) return { result: { id: earlier.id, status: earlier.status } }
+        if (earlier) return { id: earlier.id, status: earlier.status }
       }
       try {
-        return await service.submitOperation(request)
+        return await service.submitOperation(signedIntentOp)
       } catch (error) {
-        // Refused, yet stored and handed to the relayer all the same.
-        if (
-          faults.has('intents.settle-refused-tampered') &&
-          error instanceof SubmissionRefusedError &&
-          !request.signedIntentOp.options?.dryRun
-        )
-          await acceptIntent({ store, relayer }, signedOfOperation(request.signedIntentOp), {
+        // Refused, yet stored and handed to the relayer all the same (a dry run is never stored:
+        // it is simulateOperation, not wrapped).
+        if (faults.has('intents.settle-refused-tampered') && error instanceof SubmissionRefusedError)
+          await acceptIntent({ store, relayer }, signedOfOperation(signedIntentOp), {
             intentId: null,
             version: 'alps',
           })
         throw error
       }
     },
-    async submitQuoted(intentId, request) {
+    async submitQuoted(intentId, signatures) {
       try {
-        return await service.submitQuoted(intentId, request)
+        return await service.submitQuoted(intentId, signatures)
       } catch (error) {
         // A quote already submitted (or gone) whose intent exists: answered as if accepted.
         const earlier =
           error instanceof QuoteNotFoundError && faults.has('intents.accept-duplicate')
             ? store.getByIntentId(intentId)
             : undefined
-        if (earlier) return { intentId, id: earlier.id, status: earlier.status }
+        if (earlier) return { id: earlier.id, status: earlier.status }
         throw error
       }
     },

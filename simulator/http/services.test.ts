@@ -3,7 +3,7 @@ import type { DevnetService } from '../devnet/devnetService'
 import type { IntentService } from '../intents/types'
 import type { WithdrawalService } from '../withdrawals/types'
 import { ApiError } from './errorCodes'
-import { ALPS, BLANC, blancSubmit, headers, testApp, withdrawal } from './testing/fixtures'
+import { ALPS, BLANC, blancSubmit, headers, signedIntentOp, testApp, withdrawal } from './testing/fixtures'
 
 // In-memory services standing in for later issues' modules: these tests prove the routes hand
 // validated input to `app.services` and answer with what the service returns or throws.
@@ -17,15 +17,29 @@ const withdrawals: WithdrawalService = {
     return { allocatorData: 'not hex', batchTransferDetails: { nonce: 1, expires: 2, transfers: [] } }
   },
 }
+const simulation = {
+  wouldSettle: false,
+  reason: 'claim on chain 10: reverted',
+  steps: [{ step: 'claim' as const, chainId: 10, ok: false, error: 'reverted' }],
+}
 const intents: IntentService = {
-  async submitOperation() {
-    throw new Error('unused')
+  async submitOperation(signedIntentOp) {
+    calls.push({ submitOperation: signedIntentOp.nonce })
+    return { id: '42', status: 'PENDING' }
   },
-  async submitQuoted(intentId, request) {
+  async simulateOperation(signedIntentOp) {
+    calls.push({ simulateOperation: signedIntentOp.nonce })
+    return simulation
+  },
+  async submitQuoted(intentId, signatures) {
     if (intentId === 'expired')
       throw new ApiError('NOT_FOUND', 'Quote expired has expired; request a new quote.')
-    calls.push({ intentId, request })
-    return { intentId, status: 'PENDING' }
+    calls.push({ intentId, signatures })
+    return { id: '7', status: 'PENDING' }
+  },
+  async simulateQuoted(intentId, signatures) {
+    calls.push({ simulateQuoted: intentId, signatures })
+    return simulation
   },
   async getIntent() {
     return undefined
@@ -110,9 +124,15 @@ test('blanc submit: the path id and the public alias reach the same service; an 
     payload: { intentId: 'q1', ...blancSubmit },
   })
   expect([spec.status, alias.status]).toEqual([201, 201])
+  // The service's version-neutral answer, shaped at the edge into blanc's.
+  expect([spec.json, alias.json]).toEqual([
+    { intentId: 'q1', id: '7', status: 'PENDING' },
+    { intentId: 'q1', id: '7', status: 'PENDING' },
+  ])
+  const signatures = { originSignatures: ['0x01'], destinationSignature: '0x02' }
   expect(calls).toEqual([
-    { intentId: 'q1', request: blancSubmit },
-    { intentId: 'q1', request: blancSubmit },
+    { intentId: 'q1', signatures },
+    { intentId: 'q1', signatures },
   ])
   const expired = await t.request({
     method: 'POST',
@@ -125,6 +145,39 @@ test('blanc submit: the path id and the public alias reach the same service; an 
     code: 'NOT_FOUND',
     message: 'Quote expired has expired; request a new quote.',
   })
+})
+
+test('a dry run reaches the simulation, never the submission, and is answered in each version', async () => {
+  calls.length = 0
+  const dryRun = { options: { dryRun: true } }
+  const blanc = await t.request({
+    method: 'POST',
+    url: '/intents/q2/submit',
+    headers: headers(BLANC),
+    payload: { ...blancSubmit, ...dryRun },
+  })
+  const alps = await t.request({
+    method: 'POST',
+    url: '/intent-operations',
+    headers: headers(ALPS),
+    payload: { signedIntentOp: { ...signedIntentOp.signedIntentOp, ...dryRun } },
+  })
+  const submitted = await t.request({
+    method: 'POST',
+    url: '/intent-operations',
+    headers: headers(ALPS),
+    payload: signedIntentOp,
+  })
+  expect([blanc.status, alps.status, submitted.status]).toEqual([201, 201, 201])
+  const answered = { status: 'DRY_RUN', dryRun: true, ...simulation }
+  expect(blanc.json).toEqual({ intentId: 'q2', ...answered })
+  expect(alps.json).toEqual({ result: { id: '0', ...answered } })
+  expect(submitted.json).toEqual({ result: { id: '42', status: 'PENDING' } })
+  expect(calls).toEqual([
+    { simulateQuoted: 'q2', signatures: { originSignatures: ['0x01'], destinationSignature: '0x02' } },
+    { simulateOperation: '1' },
+    { submitOperation: '1' },
+  ])
 })
 
 test('status of an unknown intent → 404', async () => {

@@ -1,17 +1,18 @@
 import { getAddress, type Hex } from 'viem'
-import type {
-  BlancSubmitRequest,
-  BlancSubmitResponse,
-  IntentOp,
-  SubmissionResult,
-  SubmitIntentOperationRequest,
-} from '../../spec'
+import type { IntentOp, SignedIntentOp } from '../../spec'
 import type { QuoteStore, StoredQuote } from '../quoting/quoteStore'
 import type { StoredQuotedIntent } from '../quoting/types'
 import { DuplicateSubmissionError, QuoteNotFoundError, SubmissionRefusedError } from './errors'
 import { intentOpOf, mandateOf } from './intentOp'
 import { DuplicateIntentError, type IntentRecord, type IntentStore } from './intentStore'
-import type { IntentService, Relayer, SignedIntent, SimulationResult, VerifySubmission } from './types'
+import type {
+  AcceptedIntent,
+  IntentService,
+  QuoteSignatures,
+  Relayer,
+  SignedIntent,
+  VerifySubmission,
+} from './types'
 
 /** Parameters of {@link createIntentService}. */
 export type CreateIntentServiceParameters = {
@@ -32,14 +33,6 @@ export type CreateIntentServiceParameters = {
 export const dedupeKeyOf = (intentOp: IntentOp): string =>
   `${intentOp.sponsor.toLowerCase()}:${BigInt(intentOp.nonce)}`
 
-const dryRunBody = (simulation: SimulationResult) => ({
-  status: 'DRY_RUN',
-  dryRun: true,
-  wouldSettle: simulation.wouldSettle,
-  ...(simulation.reason ? { reason: simulation.reason } : {}),
-  steps: simulation.steps,
-})
-
 /**
  * The signed intent of an alps submission: the intentOp as the caller sent it, its signatures
  * and the account's setup calls.
@@ -47,9 +40,7 @@ const dryRunBody = (simulation: SimulationResult) => ({
  * @example
  * const signed = signedOfOperation(request.signedIntentOp)
  */
-export function signedOfOperation(
-  signedIntentOp: SubmitIntentOperationRequest['signedIntentOp'],
-): SignedIntent {
+export function signedOfOperation(signedIntentOp: SignedIntentOp): SignedIntent {
   const intentOp = intentOpOf(signedIntentOp)
   return {
     intentOp,
@@ -100,68 +91,76 @@ export async function acceptIntent(
  * The intent service behind the submission and status routes (both versions): checks a
  * submission (`verify`), stores it as PENDING, hands it to the relayer, and answers statuses
  * from the intent store. The relayer and the checks come from the composition root
- * (simulator/startSimulator.ts), so this folder does not import simulator/settlement.
+ * (simulator/startSimulator.ts), so this folder does not import simulator/settlement. Its
+ * answers are version-neutral: simulator/http/versions shapes them.
  *
  * @example
  * const intents = createIntentService({ store, relayer: settlement, verify, quotes })
- * const { result } = await intents.submitOperation({ signedIntentOp })
+ * const { id } = await intents.submitOperation(signedIntentOp)
  */
 export function createIntentService(parameters: CreateIntentServiceParameters): IntentService {
   const { store, relayer, verify, quotes } = parameters
 
+  /** Refuses a second submission of the same content, then runs the pre-submit checks. */
   async function check(signed: SignedIntent, verifier: VerifySubmission) {
+    const existing = store.all().find((r) => r.dedupeKey === dedupeKeyOf(signed.intentOp))
+    if (existing) throw new DuplicateSubmissionError(existing.id)
     const problems = await verifier(signed)
     if (problems.length > 0) throw new SubmissionRefusedError(problems)
   }
 
-  function refuseDuplicate(intentOp: IntentOp) {
-    const existing = store.all().find((r) => r.dedupeKey === dedupeKeyOf(intentOp))
-    if (existing) throw new DuplicateSubmissionError(existing.id)
+  /** The checked operation: the intentOp the caller sent, with its signatures. */
+  async function checkedOperation(signedIntentOp: SignedIntentOp): Promise<SignedIntent> {
+    const signed = signedOfOperation(signedIntentOp)
+    await check(signed, verify.operation)
+    return signed
   }
 
+  /**
+   * The checked quoted intent: the kept quote's intentOp with the caller's signatures. Only
+   * looked at here, not taken: an invalid or dry-run submit must not hold the quote while it is
+   * checked, or a valid submit racing it would answer a false 404.
+   */
+  async function checkedQuote(intentId: string, signatures: QuoteSignatures) {
+    const stored: StoredQuote<StoredQuotedIntent> | undefined = quotes.get(intentId)
+    if (!stored) throw new QuoteNotFoundError(intentId)
+    const quoted = stored.quote
+    const signed: SignedIntent = {
+      intentOp: await quoted.signedIntentOp(),
+      originSignatures: signatures.originSignatures,
+      destinationSignature: signatures.destinationSignature,
+      setupOps: quoted.account.setupOps.map((op) => ({ to: getAddress(op.to), data: op.data })),
+    }
+    await check(signed, verify.quoted)
+    return { signed, quotedAt: quoted.quotedAt }
+  }
+
+  const acceptedOf = (record: IntentRecord<SignedIntent>): AcceptedIntent => ({
+    id: record.id,
+    status: record.status,
+  })
+
   return {
-    async submitOperation(request: SubmitIntentOperationRequest): Promise<SubmissionResult> {
-      const { signedIntentOp } = request
-      const signed = signedOfOperation(signedIntentOp)
-      refuseDuplicate(signed.intentOp)
-      await check(signed, verify.operation)
-      if (signedIntentOp.options?.dryRun) {
-        const simulation = await relayer.simulate(signed)
-        return { result: { id: '0', ...dryRunBody(simulation) } }
-      }
+    async submitOperation(signedIntentOp) {
+      const signed = await checkedOperation(signedIntentOp)
       const record = await acceptIntent({ store, relayer }, signed, { intentId: null, version: 'alps' })
-      return { result: { id: record.id, status: record.status } }
+      return acceptedOf(record)
     },
 
-    async submitQuoted(intentId: string, request: BlancSubmitRequest): Promise<BlancSubmitResponse> {
-      // Only looked at here: an invalid or dry-run submit must not hold the quote while it is
-      // checked, or a valid submit racing it would answer a false 404.
-      const stored: StoredQuote<StoredQuotedIntent> | undefined = quotes.get(intentId)
-      if (!stored) throw new QuoteNotFoundError(intentId)
-      const quoted = stored.quote
-      const signed: SignedIntent = {
-        intentOp: await quoted.signedIntentOp(),
-        originSignatures: request.signatures.origin as Hex[],
-        destinationSignature: request.signatures.destination as Hex,
-        setupOps: quoted.account.setupOps.map((op) => ({ to: getAddress(op.to), data: op.data })),
-      }
-      refuseDuplicate(signed.intentOp)
-      await check(signed, verify.quoted)
-      if (request.options?.dryRun) {
-        // Nothing was sent and nothing taken: the quote can still be submitted for real.
-        const simulation = await relayer.simulate(signed)
-        return { intentId, ...dryRunBody(simulation) }
-      }
-      // Consumed only now, by a submit that passed every check: of two valid racing submits,
-      // the first to get here wins and the other answers 404 (the quote was already submitted).
+    simulateOperation: async (signedIntentOp) => relayer.simulate(await checkedOperation(signedIntentOp)),
+
+    async submitQuoted(intentId, signatures) {
+      const { signed, quotedAt } = await checkedQuote(intentId, signatures)
+      // Taken only now, by a submit that passed every check: of two valid racing submits, the
+      // first to get here wins and the other answers 404 (the quote was already submitted).
       if (!quotes.consume(intentId)) throw new QuoteNotFoundError(intentId)
-      const record = await acceptIntent({ store, relayer }, signed, {
-        intentId,
-        version: 'blanc',
-        quotedAt: quoted.quotedAt,
-      })
-      return { intentId, id: record.id, status: record.status }
+      const record = await acceptIntent({ store, relayer }, signed, { intentId, version: 'blanc', quotedAt })
+      return acceptedOf(record)
     },
+
+    // Nothing is sent and nothing taken: the quote can still be submitted for real.
+    simulateQuoted: async (intentId, signatures) =>
+      relayer.simulate((await checkedQuote(intentId, signatures)).signed),
 
     getIntent: async (id) => store.get(id),
     findIntent: async (idOrIntentId) => store.getByIntentId(idOrIntentId) ?? store.get(idOrIntentId),

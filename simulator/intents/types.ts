@@ -1,25 +1,41 @@
 import type { Address, Hex } from 'viem'
-import type {
-  BlancSubmitRequest,
-  BlancSubmitResponse,
-  IntentOp,
-  SubmissionResult,
-  SubmitIntentOperationRequest,
-} from '../../spec'
+import type { IntentOp, SignedIntentOp } from '../../spec'
 import type { SubmissionProblem } from './errors'
 import type { IntentRecord } from './intentStore'
+import type { IntentStatus } from './lifecycle'
 
-/** Accepts signed intents and reports their status. */
+/**
+ * Accepts signed intents, dry-runs them and reports their status. Version-neutral: the routes
+ * (simulator/http/versions/submission.ts, intentStatus.ts) shape the alps and blanc answers.
+ */
 export interface IntentService {
-  /** POST /intent-operations (alps): answered with 201. */
-  submitOperation(request: SubmitIntentOperationRequest): Promise<SubmissionResult>
-  /** POST /intents/{intentId}/submit and POST /intents (blanc): answered with 201; an unknown quote throws `Intent.QuoteNotFoundError`. */
-  submitQuoted(intentId: string, request: BlancSubmitRequest): Promise<BlancSubmitResponse>
+  /**
+   * Checks an intentOp the caller built and signed (`POST /intent-operations`), stores it as
+   * PENDING and hands it to the relayer; a refused one throws `Intent.SubmissionRefusedError`, a
+   * second submission of its content `Intent.DuplicateSubmissionError`.
+   */
+  submitOperation(signedIntentOp: SignedIntentOp): Promise<AcceptedIntent>
+  /** The same checks as {@link IntentService.submitOperation}, then a dry run of its settlement: nothing is sent or stored. */
+  simulateOperation(signedIntentOp: SignedIntentOp): Promise<SimulationResult>
+  /**
+   * Checks the caller's signatures over a quote the service keeps (`POST /intents/{intentId}/submit`,
+   * `POST /intents`), takes the quote and accepts its intent; an unknown, expired or taken quote
+   * throws `Intent.QuoteNotFoundError`.
+   */
+  submitQuoted(intentId: string, signatures: QuoteSignatures): Promise<AcceptedIntent>
+  /** The same checks as {@link IntentService.submitQuoted}, then a dry run; the quote stays to be submitted. */
+  simulateQuoted(intentId: string, signatures: QuoteSignatures): Promise<SimulationResult>
   /** The intent of an id (`GET /intent-operation/{id}`); undefined → 404. */
   getIntent(id: string): Promise<IntentRecord<SignedIntent> | undefined>
   /** The intent of a quoted intentId, or else of an id (`GET /intents/{id}`); undefined → 404. */
   findIntent(idOrIntentId: string): Promise<IntentRecord<SignedIntent> | undefined>
 }
+
+/** An accepted intent as it was when accepted: its id and its status then (PENDING). */
+export type AcceptedIntent = { id: string; status: IntentStatus }
+
+/** The caller's signatures over a kept quote's typed data: one per origin chain, and the destination's. */
+export type QuoteSignatures = { originSignatures: Hex[]; destinationSignature: Hex }
 
 /** A submitted intent as the service keeps it: the IntentOp and the caller's signatures. */
 export type SignedIntent = {

@@ -101,8 +101,10 @@ async function submitCompact(intentOp: IntentOp, signer: (typeof devnet.keys.acc
     compactTypedData(intentOp) as unknown as TypedDataDefinition,
   )
   const originSignatures = intentOp.elements.map(() => signature) as [Hex, ...Hex[]]
-  const { result } = await stack.services.intents.submitOperation({
-    signedIntentOp: { ...intentOp, originSignatures, destinationSignature: signature },
+  const result = await stack.services.intents.submitOperation({
+    ...intentOp,
+    originSignatures,
+    destinationSignature: signature,
   })
   return waitFor(result.id)
 }
@@ -555,7 +557,8 @@ describe('settlement of swap and native-ETH intents on the devnet', () => {
       route.signData.destination as unknown as TypedDataDefinition,
     )
     const submitted = await stack.services.intents.submitQuoted(route.intentId, {
-      signatures: { origin: origin as [Hex, ...Hex[]], destination },
+      originSignatures: origin,
+      destinationSignature: destination,
     })
     const status = await waitFor(String(submitted.id))
     expect(status.status).toBe('COMPLETED')

@@ -82,7 +82,7 @@ it('applies the intent’s EIP-7702 authorization on the destination and runs it
     ],
   }
   const before = await balanceOf(devnet, 8453, usdc8453, user.address)
-  const { result } = await stack.services.intents.submitOperation({ signedIntentOp: withAuthorization })
+  const result = await stack.services.intents.submitOperation(withAuthorization)
   const deadline = Date.now() + 30_000
   let status = await stack.services.intents.getIntent(result.id)
   while (status && !['COMPLETED', 'FAILED'].includes(status.status) && Date.now() < deadline) {

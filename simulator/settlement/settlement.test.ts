@@ -49,7 +49,7 @@ async function expectMined(chainId: number, hash: unknown) {
 }
 
 const submit = (signedIntentOp: SubmitIntentOperationRequest['signedIntentOp']) =>
-  stack.services.intents.submitOperation({ signedIntentOp })
+  stack.services.intents.submitOperation(signedIntentOp)
 
 async function apiError(promise: Promise<unknown>) {
   const error = await promise.then(
@@ -81,7 +81,7 @@ describe('settlement (alps, relayer on the devnet)', () => {
       destination: { chainId: 8453, symbol: 'USDC', amount: usdc(100) },
       now: devnet.now(),
     })
-    const { result } = await submit(signedIntentOp)
+    const result = await submit(signedIntentOp)
     expect(result.status).toBe('PENDING')
     const status = await waitForStatus(stack.services.intents, result.id, ['COMPLETED', 'FAILED'])
     expect(status).toMatchObject({ status: 'COMPLETED', destinationChainId: 8453, userAddress: user.address })
@@ -120,7 +120,7 @@ describe('settlement (alps, relayer on the devnet)', () => {
       recipient,
       now: devnet.now(),
     })
-    const { result } = await submit(signedIntentOp)
+    const result = await submit(signedIntentOp)
     const status = await waitForStatus(stack.services.intents, result.id, ['COMPLETED', 'FAILED'])
     expect(status.status).toBe('COMPLETED')
     expect(status.claims.map((c) => c.chainId).sort()).toEqual([10, 42161])
@@ -188,7 +188,9 @@ describe('settlement (alps, relayer on the devnet)', () => {
       destination: { chainId: 8453, symbol: 'USDC', amount: usdc(1) },
       dryRun: true,
     }
-    const ok = await submit(
+    const simulate = (signedIntentOp: SubmitIntentOperationRequest['signedIntentOp']) =>
+      stack.services.intents.simulateOperation(signedIntentOp)
+    const ok = await simulate(
       (
         await buildSignedIntent({
           ...base,
@@ -197,8 +199,8 @@ describe('settlement (alps, relayer on the devnet)', () => {
         })
       ).signedIntentOp,
     )
-    expect(ok.result).toMatchObject({ dryRun: true, wouldSettle: true })
-    const tooMuch = await submit(
+    expect(ok).toMatchObject({ wouldSettle: true })
+    const tooMuch = await simulate(
       (
         await buildSignedIntent({
           ...base,
@@ -207,8 +209,8 @@ describe('settlement (alps, relayer on the devnet)', () => {
         })
       ).signedIntentOp,
     )
-    expect(tooMuch.result).toMatchObject({ dryRun: true, wouldSettle: false })
-    expect(String(tooMuch.result.reason)).toContain('claim on chain 10')
+    expect(tooMuch).toMatchObject({ wouldSettle: false })
+    expect(String(tooMuch.reason)).toContain('claim on chain 10')
   })
 
   it('fails an intent whose destination ops revert, with the decoded reason', async () => {
@@ -228,7 +230,7 @@ describe('settlement (alps, relayer on the devnet)', () => {
       ],
       now: devnet.now(),
     })
-    const { result } = await submit(signedIntentOp)
+    const result = await submit(signedIntentOp)
     const status = await waitForStatus(stack.services.intents, result.id, ['COMPLETED', 'FAILED'])
     expect(status.status).toBe('FAILED')
     expect(status.failureReason).toMatch(/^fill: DestinationOpsFailed → AccountHasNoCode/)
@@ -249,7 +251,7 @@ describe('settlement: expiry and restart', () => {
         now: devnet.now(),
         fillDeadline: devnet.now() + 60,
       })
-      const { result } = await slow.services.intents.submitOperation({ signedIntentOp })
+      const result = await slow.services.intents.submitOperation(signedIntentOp)
       await devnet.advanceClock(120)
       const status = await waitForStatus(slow.services.intents, result.id, ['EXPIRED', 'COMPLETED', 'FAILED'])
       expect(status.status).toBe('EXPIRED')
@@ -277,10 +279,8 @@ describe('settlement: expiry and restart', () => {
         })
       const a = await build(7)
       const b = await build(8)
-      const idA = (await first.services.intents.submitOperation({ signedIntentOp: a.signedIntentOp })).result
-        .id
-      const idB = (await first.services.intents.submitOperation({ signedIntentOp: b.signedIntentOp })).result
-        .id
+      const idA = (await first.services.intents.submitOperation(a.signedIntentOp)).id
+      const idB = (await first.services.intents.submitOperation(b.signedIntentOp)).id
       await first.intentStore.flush()
       // "Crash" before the relayer picked them up; meanwhile B's fill lands on chain (e.g. sent just before the crash).
       const payloadB = first.intentStore.get(idB)!.payload
@@ -330,7 +330,7 @@ describe('settlement: chains restored from an older save', () => {
         recipient,
         now: devnet.now(),
       })
-      const { id } = (await first.services.intents.submitOperation({ signedIntentOp })).result
+      const { id } = await first.services.intents.submitOperation(signedIntentOp)
       const done = await waitForStatus(first.services.intents, id, ['COMPLETED', 'FAILED'])
       expect(done.status).toBe('COMPLETED')
       expect(await balanceOf(devnet, 8453, usdc8453, recipient)).toBe(usdc(5))
@@ -399,9 +399,7 @@ describe('settlement: concurrency', () => {
     )
     const results = await Promise.all(intents.map((i) => submit(i.signedIntentOp)))
     const statuses = await Promise.all(
-      results.map((r) =>
-        waitForStatus(stack.services.intents, r.result.id, ['COMPLETED', 'FAILED'], 120_000),
-      ),
+      results.map((r) => waitForStatus(stack.services.intents, r.id, ['COMPLETED', 'FAILED'], 120_000)),
     )
     expect(statuses.filter((s) => s.status !== 'COMPLETED')).toEqual([])
     const balances = await Promise.all(

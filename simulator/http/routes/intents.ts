@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify'
-import type { BlancRouteResponse, INTENT_ROUTES } from '../../../spec'
+import type { BlancRouteResponse, BlancSubmitRequest, INTENT_ROUTES } from '../../../spec'
 import { ApiError } from '../errorCodes'
 import type { RouteHandlers } from '../registerRoutes'
 import { trustResponse } from '../trustedResponse'
 import { toAlpsStatus, toBlancStatus } from '../versions/intentStatus'
 import { faultyAlps, faultyBlanc } from '../versions/quoteAnswerFaults'
+import { quoteSignaturesOf, toAlpsSubmission, toBlancSubmission } from '../versions/submission'
 import { toAlpsRoute } from '../versions/toAlpsRoute'
 import { toBlancRouteResponse } from '../versions/toBlancRoute'
 
@@ -22,6 +23,16 @@ export function intentHandlers(app: FastifyInstance): RouteHandlers<typeof INTEN
   // The blanc answer, shaped here with the answer faults (order, fee parts) of quoteAnswerFaults.ts.
   const blanc = (kept: Awaited<ReturnType<typeof quoting.quoteEvery>>) =>
     faultyBlanc(toBlancRouteResponse(kept) as BlancRouteResponse, app.faults)
+  // A blanc submit (both paths): a dry run, or the quote taken and its intent accepted.
+  const submitQuote = async (intentId: string, { signatures, options }: BlancSubmitRequest) => {
+    const signed = quoteSignaturesOf(signatures)
+    return toBlancSubmission(
+      intentId,
+      options?.dryRun
+        ? { dryRun: await intents.simulateQuoted(intentId, signed) }
+        : await intents.submitQuoted(intentId, signed),
+    )
+  }
   return {
     // Quotes are built to their schema (quoting.test.ts checks real ones); see trustResponse.
     quote: async (request) =>
@@ -31,13 +42,18 @@ export function intentHandlers(app: FastifyInstance): RouteHandlers<typeof INTEN
           : faultyAlps(toAlpsRoute(await quoting.quoteBest(request.body)), app.faults),
       ),
     quotePublic: async (request) => trustResponse(blanc(await quoting.quoteEvery(request.body))),
-    submitOperation: async (request, reply) =>
-      reply.code(201).send(await intents.submitOperation(request.body)),
+    submitOperation: async (request, reply) => {
+      const { signedIntentOp } = request.body
+      const outcome = signedIntentOp.options?.dryRun
+        ? { dryRun: await intents.simulateOperation(signedIntentOp) }
+        : await intents.submitOperation(signedIntentOp)
+      return reply.code(201).send(toAlpsSubmission(outcome))
+    },
     submitQuoted: async (request, reply) =>
-      reply.code(201).send(await intents.submitQuoted(request.params.intentId, request.body)),
+      reply.code(201).send(await submitQuote(request.params.intentId, request.body)),
     submitPublic: async (request, reply) => {
       const { intentId, ...submit } = request.body
-      return reply.code(201).send(await intents.submitQuoted(intentId, submit))
+      return reply.code(201).send(await submitQuote(intentId, submit))
     },
     operationStatus: async (request) => {
       const record = await intents.getIntent(request.params.id)

@@ -39,7 +39,9 @@ export function stubServices(overrides: Partial<HttpServices> = {}): HttpService
     },
     intents: {
       submitOperation: reached('intents.submitOperation'),
+      simulateOperation: reached('intents.simulateOperation'),
       submitQuoted: reached('intents.submitQuoted'),
+      simulateQuoted: reached('intents.simulateQuoted'),
       getIntent: reached('intents.getIntent'),
       findIntent: reached('intents.findIntent'),
     },
