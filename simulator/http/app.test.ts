@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { AlpsErrorEnvelope, BlancErrorEnvelope } from '../../spec'
+import { AlpsErrorEnvelope, AlpsRouteResponse, BlancErrorEnvelope, BlancRouteResponse } from '../../spec'
+import type { QuoteResult } from '../quoting/quote'
 import {
   ALPS,
   BLANC,
@@ -15,6 +16,7 @@ import {
   testApp,
   withdrawal,
 } from './testing/fixtures'
+import { toAlpsRoute } from './versions/toAlpsRoute'
 
 let t: Awaited<ReturnType<typeof testApp>>
 beforeAll(async () => {
@@ -567,18 +569,38 @@ describe('every endpoint is routed: a valid request reaches its service', () => 
 
 describe('quotes are sent as built', () => {
   test('the route marks a quoting answer trusted: it is sent without a second zod pass', async () => {
-    // A blanc answer the response schema would refuse (no route): sent as is proves the route
-    // trusted it (and the quoting tests prove real quotes are exactly what the schema would
-    // send, alps included: quoting.test.ts "through the app").
-    const built = { routes: [] }
+    // Answers the response schema would refuse, in each version: sent as is proves the route
+    // trusted them (and quoting.test.ts "through the app" proves real quotes are exactly what
+    // the schema would send, and sent trusted). blanc: a quote without routes; alps: a best
+    // route whose intentOp lacks every field the schema requires.
+    const every = { routes: [] }
+    const best = {
+      requests: [],
+      ethPrice: 0,
+      routes: [
+        {
+          quoted: { intentOp: { notInTheSchema: true, signedMetadata: { tokenPrices: {} } } },
+          plan: { method: 'COMPACT', allocations: [] },
+          fees: [],
+          gas: { origin: [], destination: { chainId: 8453, gas: 0n, wei: 0n, l1Wei: 0n }, totalWei: 0n },
+          userFeeMicroUsd: 0n,
+          sponsorFee: { relayer: 0, protocol: 0 },
+        },
+      ],
+    } as unknown as QuoteResult
+    // What the edge makes of them (simulator/http/versions), and proof the schema refuses it.
+    const sentAs = {
+      [ALPS]: JSON.parse(JSON.stringify(toAlpsRoute(best))),
+      [BLANC]: every,
+    }
+    expect(AlpsRouteResponse.safeParse(sentAs[ALPS]).success).toBe(false)
+    expect(BlancRouteResponse.safeParse(sentAs[BLANC]).success).toBe(false)
     const quoted = await testApp(
       {},
       {
         quoting: {
-          quoteBest: async () => {
-            throw new Error('not in this test')
-          },
-          quoteEvery: async () => built,
+          quoteBest: async () => best,
+          quoteEvery: async () => every,
           resetQuotes: async () => {},
           portfolio: async () => ({ portfolio: [] }),
         },
@@ -587,6 +609,7 @@ describe('quotes are sent as built', () => {
     try {
       for (const [url, version] of [
         ['/intents/route', BLANC],
+        ['/intents/route', ALPS],
         ['/quotes', BLANC],
       ] as const) {
         const r = await quoted.request({
@@ -595,7 +618,7 @@ describe('quotes are sent as built', () => {
           headers: headers(version),
           payload: routeRequest(),
         })
-        expect([url, version, r.status, r.json]).toEqual([url, version, 200, built])
+        expect([url, version, r.status, r.json]).toEqual([url, version, 200, sentAs[version]])
       }
     } finally {
       await quoted.app.close()
