@@ -24,6 +24,7 @@ import type { ApiError } from '../http/errorCodes'
 import { toApiErrorOfDomain } from '../http/errorMapping'
 import { stubServices } from '../http/testing/stubServices'
 import type { VersionedQuoting } from '../http/testing/versionedQuoting'
+import { isTrustedResponse } from '../http/trustedResponse'
 import { toAlpsRoute } from '../http/versions/toAlpsRoute'
 import { toBlancRouteResponse } from '../http/versions/toBlancRoute'
 import { allocatorDigest, compactClaimArg, compactHashes } from '../settlement/contractArgs'
@@ -555,6 +556,13 @@ describe('HTTP', () => {
       }),
       { faults: createFaults() },
     )
+    // What each 200 hands to serialization is marked trusted (sent without a second zod pass):
+    // the route's own answer, shaped at the edge, so checked as the route sends it.
+    const sentTrusted: boolean[] = []
+    app.addHook('preSerialization', async (_request, reply, payload) => {
+      if (reply.statusCode === 200) sentTrusted.push(isTrustedResponse(payload))
+      return payload
+    })
     const route = (body: RouteRequest, version: string) =>
       app.inject({
         method: 'POST',
@@ -569,8 +577,6 @@ describe('HTTP', () => {
       const alpsSent = await route(body, '2026-01.alps')
       const alps = answers.alps as AlpsRouteResponse | undefined
       expect(alps).toBeDefined()
-      // The answer is shaped at the edge (simulator/http/versions): the object the route marks
-      // trusted is its own; app.test.ts "quotes are sent as built" proves the route trusts it.
       const sent = JSON.parse(JSON.stringify(alps))
       expect(alpsSent.json()).toEqual(sent)
       expect(JSON.parse(serialize(AlpsRouteResponse)(alps))).toEqual(sent)
@@ -587,6 +593,8 @@ describe('HTTP', () => {
       } else expect(blancSent.statusCode).toBe(422)
     }
     expect(checked).toBe(3)
+    // Every answer sent trusted: the four alps quotes and the three blanc ones.
+    expect(sentTrusted).toEqual(Array.from({ length: bodies.length + checked }, () => true))
     await app.close()
   })
 
