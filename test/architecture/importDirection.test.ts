@@ -52,6 +52,19 @@ for (const { file, imports } of Object.values(probes)) {
   }
 }
 
+// A cycle as the devnet's actions could make one (clock ⇄ checkpoint), one way type-only: the
+// rule sees type-only imports too (tsPreCompilationDeps), which tsc erases but still ties together.
+const cycle = {
+  'simulator/devnet/actions/clockProbe.ts':
+    "import { saveMeta } from './checkpointProbe'\nexport const alignClocks = () => saveMeta\n",
+  'simulator/devnet/actions/checkpointProbe.ts':
+    "import type { alignClocks } from './clockProbe'\nexport const saveMeta = (align: typeof alignClocks) => align\n",
+}
+for (const [path, text] of Object.entries(cycle)) {
+  mkdirSync(join(probeTree, dirname(path)), { recursive: true })
+  writeFileSync(join(probeTree, path), text)
+}
+
 afterAll(() => rmSync(probeTree, { recursive: true, force: true }))
 
 // Started together: the whole tree's check is the long one, the probes' tree is a few files.
@@ -88,6 +101,13 @@ test('intents importing settlement (the old cycle) fails the check', async () =>
   const { file } = probes.intentsImportSettlement
   const found = await probed
   expect(found.filter((v) => v.from === file).map((v) => v.rule.name)).toContain('layer-intents')
+}, 60_000)
+
+test('an import cycle fails the check, type-only imports included', async () => {
+  const found = await probed
+  // dependency-cruiser reports a cycle once, from one of its files (it marks every edge of it).
+  const cycles = found.filter((v) => v.rule.name === 'no-circular').map((v) => [v.from, v.to].sort())
+  expect(cycles).toEqual([Object.keys(cycle).sort()])
 }, 60_000)
 
 test('a domain file that imports the fault switchboard fails the check: faults wrap the domain', async () => {
