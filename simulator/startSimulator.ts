@@ -325,12 +325,15 @@ export async function createServices(parameters: CreateServicesParameters): Prom
       faults,
     )
 
+    const { manifest, advanceClock, snapshot, health } = devnet
     const services: HttpServices = {
       clock: devnet,
       devnet: {
-        manifest: () => devnet.manifest(),
-        advanceClock: (seconds) => devnet.advanceClock(seconds),
-        snapshot: () => devnet.snapshot(),
+        // The devnet's own actions (simulator/devnet/actions), bound to its state: no forwarding.
+        manifest,
+        advanceClock,
+        snapshot,
+        health,
         // A revert takes the relayer's nonces back: the senders count on from the chains again
         // (a send with the old, higher nonce is one Anvil keeps pending, and the intent hangs).
         async revert(id) {
@@ -339,7 +342,6 @@ export async function createServices(parameters: CreateServicesParameters): Prom
             for (const chain of devnet.chains) senders.set(chain.chainId, createChainSender({ chain }))
           return reverted
         },
-        health: () => devnet.health(),
       },
       prices,
       quoting: withQuotingFaults(

@@ -47,6 +47,9 @@ test('a route without a handler, or a handler without a route, fails the registr
     },
   })
   expect(() => registerRoutes(Fastify(), table, {} as never)).toThrow(RouteTableError)
+  expect(() => registerRoutes(Fastify(), table, {} as never)).toThrow(
+    'The route ping (/ping) has no handler.',
+  )
   expect(() =>
     registerRoutes(Fastify(), table, { ping: async () => 'pong', pong: async () => 'ping' } as never),
   ).toThrow(/without a route in the table: pong/)

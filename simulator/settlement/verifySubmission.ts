@@ -15,8 +15,8 @@ import type { SettlementDevnet } from './types'
 export type VerifySubmissionParameters = {
   devnet: Pick<SettlementDevnet, 'chain' | 'chains' | 'now'>
   signed: SignedIntent
-  /** The server's address (the manifest's `signers.server`); omit to skip the server-signature check. */
-  serverAddress?: Address | undefined
+  /** The server's address (the manifest's `signers.server`): who must have signed `serverSignature`. */
+  serverAddress: Address
 }
 
 /**
@@ -36,7 +36,7 @@ export async function verifySubmission(parameters: VerifySubmissionParameters): 
   const now = devnet.now()
   const running = new Set(devnet.chains.map((c) => c.chainId))
 
-  if (serverAddress && !(await verifyServerSignature(intentOp, serverAddress)))
+  if (!(await verifyServerSignature(intentOp, serverAddress)))
     problems.push({
       field: 'serverSignature',
       message: `The server signature does not match this intentOp (a signed field was changed, or it was not signed by ${serverAddress}).`,
