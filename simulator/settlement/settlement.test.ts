@@ -6,7 +6,7 @@ import { encodeFunctionData, erc20Abi, type Hash, keccak256, parseUnits, toHex }
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addresses } from '../../contracts/addresses'
-import type { SubmitIntentOperationRequest } from '../../spec'
+import type { SignedIntentOp } from '../../spec'
 import { isMined } from '../devnet/isMined'
 import { type Devnet, startDevnet } from '../devnet/startDevnet'
 import { createFaults } from '../faults/faults'
@@ -48,8 +48,7 @@ async function expectMined(chainId: number, hash: unknown) {
   expect(receipt.status).toBe('success')
 }
 
-const submit = (signedIntentOp: SubmitIntentOperationRequest['signedIntentOp']) =>
-  stack.services.intents.submitOperation(signedIntentOp)
+const submit = (signedIntentOp: SignedIntentOp) => stack.services.intents.submitOperation(signedIntentOp)
 
 async function apiError(promise: Promise<unknown>) {
   const error = await promise.then(
@@ -188,7 +187,7 @@ describe('settlement (alps, relayer on the devnet)', () => {
       destination: { chainId: 8453, symbol: 'USDC', amount: usdc(1) },
       dryRun: true,
     }
-    const simulate = (signedIntentOp: SubmitIntentOperationRequest['signedIntentOp']) =>
+    const simulate = (signedIntentOp: SignedIntentOp) =>
       stack.services.intents.simulateOperation(signedIntentOp)
     const ok = await simulate(
       (

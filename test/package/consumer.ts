@@ -105,6 +105,25 @@ export function treeDigest(dir: string): Map<string, string> {
 }
 
 /**
+ * Whether `url` stops answering (the connection refused) within `ms`, asked every 100 ms.
+ *
+ * @example
+ * expect(await stopsAnswering(`${baseUrl}/health`, 10_000)).toBe(true)
+ */
+export async function stopsAnswering(url: string, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const answering = await fetch(url, { headers: { connection: 'close' } }).then(
+      () => true,
+      () => false,
+    )
+    if (!answering) return true
+    if (Date.now() >= deadline) return false
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/**
  * Starts `intent-devnet up` (or any command printing the up line) and resolves with its base
  * URL; `stop()` ends its process group as Ctrl-C would.
  *

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { linkTools, packOnce, root, run, startUp, treeDigest, writeProject } from './consumer'
+import { linkTools, packOnce, root, run, startUp, stopsAnswering, treeDigest, writeProject } from './consumer'
 import {
   cjsCheck,
   EXPORTS,
@@ -173,6 +173,7 @@ describe.skipIf(!enabled)('the npm package, from its tarball', () => {
     try {
       expect((await fetch(`${devnet.baseUrl}/health`)).status).toBe(200)
       expect((await fetch(`${devnet.baseUrl}/docs/`)).status).toBe(200)
+      expect((await fetch(`${devnet.baseUrl}/explorer`)).status).toBe(200)
       const manifest = (await (
         await fetch(`${devnet.baseUrl}/_devnet/manifest`, { headers: { 'x-api-key': 'devnet-key' } })
       ).json()) as { chains: { rpcUrl: string }[]; accounts: unknown[] }
@@ -198,6 +199,9 @@ describe.skipIf(!enabled)('the npm package, from its tarball', () => {
     } finally {
       await devnet.stop()
     }
+    // npx exits at once on SIGTERM; the CLI, which got the signal too, stops its service and
+    // its Anvils in its own time: it must be gone within seconds.
+    expect(await stopsAnswering(`${devnet.baseUrl}/health`, 10_000)).toBe(true)
     const unknown = await run('npx', ['intent-devnet', 'up', '--rpcport', '1'], consumer).catch(
       (error: Error) => error.message,
     )
