@@ -34,7 +34,7 @@ export function register(program: Command): void {
     )
     .option(
       '--budget <requests>',
-      'about how many requests to send (default 2000)',
+      'the most requests to send to the target, shrinking and sequences included (default 2000)',
       positiveInteger('--budget'),
     )
     .option('--duration <seconds>', 'run this long instead of to a budget', positiveInteger('--duration'))
@@ -74,8 +74,9 @@ export function register(program: Command): void {
       })
       if (tty) process.stderr.write('\n')
       const { report } = run
+      const { requests } = report
       console.log(
-        `fuzz seed ${report.seed}: ${report.requests.total} requests (${report.requests.statelessPerSecond}/s stateless), ${report.statefulSequences} sequences, ${run.findings.length} finding${run.findings.length === 1 ? '' : 's'}`,
+        `fuzz seed ${report.seed}: ${requests.total} requests${requests.budget === null ? '' : ` of a budget of ${requests.budget}`} (${requests.stateless} generated at ${requests.statelessPerSecond}/s, ${requests.shrinking} shrinking, ${requests.stateful} in ${report.statefulSequences} sequences), ${run.findings.length} finding${run.findings.length === 1 ? '' : 's'}`,
       )
       for (const finding of report.findings)
         console.log(`  ✗ ${finding.property} on ${finding.route}: ${finding.title}\n      ${finding.file}`)

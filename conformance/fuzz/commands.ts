@@ -1,11 +1,14 @@
 import fc from 'fast-check'
+import { INTENT_STATUSES } from '../../spec/status'
 import type { HttpStep, Step } from '../scenario/schema'
+import { depositCommand } from './depositCommands'
 import {
   type Executor,
   type Model,
   type QuoteRef,
   ref,
   type StatefulSpace,
+  type StatusOrder,
   signSteps,
   submitRoute,
   submitStep,
@@ -17,14 +20,23 @@ import type { PropertyName } from './properties'
 import { MESSAGE_POINTER } from './properties'
 import type { FuzzVersion } from './routes'
 
-export type { Executor, Model, QuoteRef, StatefulSpace, TaggedStep } from './model'
+export type { Executor, Model, QuoteRef, StatefulSpace, StatusOrder, TaggedStep } from './model'
+export { emptyModel } from './model'
 
 /**
  * The model of the service the stateful phase drives, and its commands: quote → sign → submit →
- * poll, submit twice, submit after expiry, withdraw. Each command is the scenario steps it runs
+ * poll, submit twice, submit after expiry, withdraw, deposit (depositCommands.ts). Each command is the scenario steps it runs
  * (real values travel between them as captured `${variables}`), each step tagged with the
  * property it checks, so that the shrunk sequence of a finding is a scenario as it stands.
  */
+
+/** How an intent's statuses move (facts §1): PENDING → … → COMPLETED; FAILED and EXPIRED are final too. */
+const INTENT_ORDER: StatusOrder = {
+  pointer: '/status',
+  rank: Object.fromEntries(INTENT_STATUSES.map((status, i) => [status, i])),
+  final: new Set(['COMPLETED', 'FAILED', 'EXPIRED']),
+  settledProperty: 'settled-exactly',
+}
 
 /** Quote `amount` USDC on `chainId` for funded account 0, delivered to the run's fresh account. */
 class QuoteCommand implements fc.AsyncCommand<Model, Executor> {
@@ -166,11 +178,10 @@ class SettleCommand implements fc.AsyncCommand<Model, Executor> {
         ? { [v(quote, 'fill')]: '/fillTransactionHash', [v(quote, 'claims')]: '/claims' }
         : { [v(quote, 'chain')]: '/operations/0/chain', [v(quote, 'tx')]: '/operations/0/items/0/txHash' },
     }
-    await real.pollForward(quote, {
-      step: poll,
-      property: 'status-forward',
-      route: alps ? 'operationStatus' : 'intentStatus',
-    })
+    await real.pollForward(
+      { step: poll, property: 'status-forward', route: alps ? 'operationStatus' : 'intentStatus' },
+      INTENT_ORDER,
+    )
     m.received[quote.chainId] = (m.received[quote.chainId] ?? 0n) + BigInt(quote.amount)
     const settled = (step: Step): TaggedStep => ({
       step,
@@ -331,6 +342,7 @@ export function statefulCommands(space: StatefulSpace): fc.Arbitrary<fc.AsyncCom
     settle,
   ]
   if (space.clock && space.versions.includes('blanc')) commands.push(pick.map((p) => new ExpireCommand(p)))
+  if (space.deposits) commands.push(depositCommand(space), depositCommand(space))
   if (space.withdrawals)
     commands.push(
       fc

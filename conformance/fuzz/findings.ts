@@ -22,6 +22,8 @@ export type Finding = {
   requires: { capabilities: Requirement[]; version?: Version | undefined }
   /** How many requests (stateless) or commands (stateful) the first failing input had, before shrinking. */
   sizeBeforeShrinking: number
+  /** Requests its shrinking sent (taken from the run's budget). */
+  shrinkingRequests: number
   exchange?: HttpExcerpt | undefined
 }
 
@@ -35,7 +37,8 @@ export type RouteCoverage = {
 export type Coverage = Record<string, RouteCoverage>
 
 /**
- * Counts one judged request in the coverage.
+ * Counts one judged request (or a chain or webhook step: `status` null, no status counted) in
+ * the coverage.
  *
  * @example
  * recordCoverage(coverage, 'quote', 400, 'invalid-input', true)
@@ -43,14 +46,16 @@ export type Coverage = Record<string, RouteCoverage>
 export function recordCoverage(
   coverage: Coverage,
   route: string,
-  status: number | undefined,
+  status: number | undefined | null,
   property: PropertyName,
   failed: boolean,
 ): void {
   const entry = coverage[route] ?? { statuses: {}, properties: {} }
   coverage[route] = entry
-  const label = status === undefined ? 'no answer' : String(status)
-  entry.statuses[label] = (entry.statuses[label] ?? 0) + 1
+  if (status !== null) {
+    const label = status === undefined ? 'no answer' : String(status)
+    entry.statuses[label] = (entry.statuses[label] ?? 0) + 1
+  }
   const counts = entry.properties[property] ?? { checked: 0, failed: 0 }
   entry.properties[property] = counts
   counts.checked++

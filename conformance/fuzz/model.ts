@@ -10,11 +10,26 @@ import type { FuzzVersion } from './routes'
 /** A step with the property it checks and the route it calls. */
 export type TaggedStep = { step: Step; property: PropertyName; route: string }
 
+/**
+ * How a resource's statuses may move: a status never goes to a lower rank, and a final one
+ * never changes. `pointer` is where a read of the resource keeps its status.
+ */
+export type StatusOrder = {
+  pointer: string
+  rank: Readonly<Record<string, number>>
+  final: ReadonlySet<string>
+  /** The property the poll's last read (with its expectations) checks. */
+  settledProperty: PropertyName
+}
+
 /** What a command does to the target, as steps; the executor (stateful.ts) runs them. */
 export type Executor = {
   run: (steps: TaggedStep[]) => Promise<void>
-  /** Polls an intent's status until it is final, checking that it only moves forward. */
-  pollForward: (quote: QuoteRef, poll: TaggedStep) => Promise<void>
+  /**
+   * Polls a resource (an intent, a deposit) until its status is final, checking that it only
+   * moves forward, then runs the poll step itself (its expectations) once more.
+   */
+  pollForward: (poll: TaggedStep, order: StatusOrder) => Promise<void>
 }
 
 /** A quote of the model, by number: its variables are `q<n>_…`. */
@@ -35,7 +50,23 @@ export type Model = {
   inFlight: QuoteRef | undefined
   /** Raw USDC units received by the run's fresh recipient, per chain. */
   received: Record<number, bigint>
+  /** The deposits of the sequence to its registered account (`fresh.2`). */
+  deposits: {
+    /** The chain the account is registered to be paid on (after the first deposit command). */
+    targetChainId: number | undefined
+    count: number
+    /** Raw USDC units paid out to the account on the target chain, all sponsored: the sum deposited. */
+    paid: bigint
+  }
 }
+
+/** A model with nothing done yet. */
+export const emptyModel = (): Model => ({
+  quotes: [],
+  inFlight: undefined,
+  received: {},
+  deposits: { targetChainId: undefined, count: 0, paid: 0n },
+})
 
 /** What the commands may use of the target. */
 export type StatefulSpace = {
@@ -45,6 +76,11 @@ export type StatefulSpace = {
   /** The control API is there (the clock can be advanced). */
   clock: boolean
   withdrawals: boolean
+  /**
+   * Deposits can be driven: the target serves the deposit processor's setup, register and
+   * deposit list, there are two chains with USDC, and the run's webhook receiver reaches it.
+   */
+  deposits: boolean
 }
 
 /** `${name}`: a variable of the scenario, read when the step runs. */

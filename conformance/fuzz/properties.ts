@@ -59,6 +59,23 @@ export const PROPERTIES = {
     title: "A COMPLETED intent's transactions are mined and the balances moved by exactly the quoted amounts",
     spec: 'What the service does ("delivers the requested tokens on the destination chain"); Resources › Mandate (`tokenOut`: what the filler must deliver); facts §1: GET /intent-operation/{id} (fillTransactionHash, claims[].claimTransactionHash)',
   },
+  'deposit-webhook': {
+    title: 'A deposit to a registered account is reported by webhook, signed with the configured secret',
+    spec: 'What the service does: "Runs a deposit processor. A caller configures it through one partial-update endpoint: a webhook, …"; Authentication §2: "When a `webhookSecret` is configured, each webhook request sent by the service carries the header `X-Webhook-Signature`, an HMAC-SHA256 signature made with that secret."; facts §1: webhook types deposit-received, bridge-complete, bridge-failed',
+  },
+  'deposit-status-forward': {
+    title: "A deposit's status only moves forward: once final (completed, failed, rejected, …) it never changes",
+    spec: 'facts §1: deposit statuses processing, delayed, expecting_refund, completed, failed, rejected, refunded, ignored; GET /deposit-processor/deposits (filters txHash, account)',
+  },
+  'deposit-once': {
+    title: 'Each deposit is processed once: one record per deposit transaction, completed for exactly its amount',
+    spec: 'Endpoints › POST /deposit-processor/setup: "When no whitelist is set, all supported tokens are accepted with no amount limits."; facts §1: GET /deposit-processor/deposits (filters txHash, account)',
+  },
+  'deposit-settled-exactly': {
+    title:
+      'An accepted deposit with every fee sponsored is paid out once on the target chain, for exactly its amount: bridge-complete, the payout mined, the balance',
+    spec: 'What the service does: "Runs a deposit processor. A caller configures it through one partial-update endpoint: a webhook, fee sponsorship per source chain, …"; Deposit-processor configuration: sponsorship "per source chain … Fee types named: gas, bridging, swap"; facts §1: bridge-complete; docs/deposit-processor.md › Sponsorship and fees (what is sponsored is not deducted)',
+  },
   'withdrawal-schema': {
     title: 'A withdrawal of a funded lock answers the allocator signature in the spec schema',
     spec: 'Endpoints › POST /withdrawals, POST /batch-withdrawals: "Body and response 200: see Withdrawal (single)" / "(batch)"',

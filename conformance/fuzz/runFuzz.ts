@@ -7,7 +7,9 @@ import type { ScenarioContext } from '../runner/scenarioContext'
 import { type Shard, selectShard } from '../runner/shard'
 import { type LocalTarget, startLocalTarget } from '../runner/startLocalTarget'
 import type { TargetCapabilities } from '../runner/types'
+import { startWebhookReceiver, type WebhookReceiver } from '../runner/webhookReceiver'
 import type { HttpStep } from '../scenario/schema'
+import { createRequestBudget, type RequestBudget } from './budget'
 import { caseArbitrary } from './cases'
 import type { Coverage, Finding } from './findings'
 import type { Hints } from './fromSchema'
@@ -25,7 +27,10 @@ export type RunFuzzParameters = {
   apiKey?: string | undefined
   /** The run's seed (default: a random one, stated in the report). */
   seed?: number | undefined
-  /** Requests to send, about (default 2000 without `durationSeconds`). */
+  /**
+   * The most requests to send to the target, all told: probes, generated requests, controls,
+   * shrinking, sequences (default 2000 without `durationSeconds`).
+   */
   budget?: number | undefined
   /** Run this long instead of to a budget. */
   durationSeconds?: number | undefined
@@ -45,6 +50,8 @@ export type RunFuzzParameters = {
   phases?: readonly ('stateless' | 'stateful')[] | undefined
   /** Called with each generated request of the stateless phase (determinism checks). */
   onRequest?: ((step: HttpStep) => void) | undefined
+  /** Called with each sequence of the stateful phase this run (or shard) runs: its number in the run, its commands. */
+  onSequence?: ((sequence: number, commands: string) => void) | undefined
   /** Called about four times a second, and at the end. */
   onProgress?: ((progress: FuzzProgress) => void) | undefined
 }
@@ -56,6 +63,12 @@ export type FuzzProgress = {
   findings: number
   perSecond: number
 }
+
+/**
+ * Requests the sequences' share of a budget reserves for each (a quote, its signing and submit,
+ * the polls of a settlement, the deposits' reads); what a sequence does not use is not used.
+ */
+const REQUESTS_PER_SEQUENCE = 30
 
 /** The outcome of a run: the report written, and the files. */
 export type FuzzRun = { report: FuzzReport; files: string[]; findings: Finding[] }
@@ -92,7 +105,8 @@ export async function runFuzz(parameters: RunFuzzParameters): Promise<FuzzRun> {
     const deadline = parameters.durationSeconds
       ? started + parameters.durationSeconds * 1000
       : Number.POSITIVE_INFINITY
-    const budget = parameters.budget ?? (parameters.durationSeconds ? Number.POSITIVE_INFINITY : 2000)
+    const limit = parameters.budget ?? (parameters.durationSeconds ? Number.POSITIVE_INFINITY : 2000)
+    const budget = createRequestBudget(limit)
 
     const leftOut: FuzzReport['routesLeftOut'] = []
     const inVersion = FUZZ_ROUTES.filter((route) => {
@@ -101,92 +115,97 @@ export async function runFuzz(parameters: RunFuzzParameters): Promise<FuzzRun> {
         leftOut.push({ route: route.id, reason: `not in the run's versions (${versions.join(', ')})` })
       return served
     })
-    const served = await servedRoutes(inVersion, versions, hints, context, seed, leftOut)
-    const routes = parameters.shard ? selectShard(served, parameters.shard) : served
+    const routes = await servedRoutes(inVersion, versions, hints, context, seed, leftOut, budget)
+    // Every shard generates the same requests and sequences from the seed, and sends its part:
+    // the requests to its routes (the stable hash of `conformance --shard`), every N-th sequence.
+    const shard = parameters.shard
+    const shardRoutes = new Set((shard ? selectShard(routes, shard) : routes).map((r) => r.id))
 
     const findings = new Map<string, Finding>()
     const coverage: Coverage = {}
-    let statelessRequests = 0
-    let statefulRequests = 0
     let phase: FuzzProgress['phase'] = 'stateless'
     const phaseStarted = Date.now()
     const progress = () =>
       parameters.onProgress?.({
         phase,
-        requests: statelessRequests + statefulRequests,
+        requests: budget.counts().total,
         findings: findings.size,
-        perSecond: statelessRequests / Math.max(0.001, (Date.now() - phaseStarted) / 1000),
+        perSecond: budget.counts().total / Math.max(0.001, (Date.now() - phaseStarted) / 1000),
       })
     const timer = parameters.onProgress ? setInterval(progress, 250) : undefined
-    const shardSeed = seed + (parameters.shard ? parameters.shard.index - 1 : 0)
+    let receiver: WebhookReceiver | undefined
     try {
-      const statefulWanted =
+      const statefulRuns =
         parameters.statefulRuns ??
-        (Number.isFinite(budget) ? Math.max(2, Math.floor(budget / 300)) : Number.POSITIVE_INFINITY)
-      const statefulRuns = parameters.shard
-        ? Math.ceil(statefulWanted / parameters.shard.total)
-        : statefulWanted
+        (Number.isFinite(limit) ? Math.max(2, Math.floor(limit / 300)) : Number.POSITIVE_INFINITY)
       const stateful = statefulSpace(caps, versions, routes)
       const phases = parameters.phases ?? ['stateless', 'stateful']
-      // The stateful phase's share: about ten requests a sequence, or 30% of the time.
+      // The sequences' share: about REQUESTS_PER_SEQUENCE requests each, or 30% of the time.
       const sequencesToo = stateful.space !== undefined && phases.includes('stateful')
-      const statelessBudget = Number.isFinite(budget)
-        ? Math.max(1, budget - (sequencesToo ? statefulRuns * 10 : 0))
-        : budget
+      const share = Number.isFinite(limit)
+        ? Math.max(1, limit - budget.counts().total - (sequencesToo ? statefulRuns * REQUESTS_PER_SEQUENCE : 0))
+        : Number.POSITIVE_INFINITY
       const statelessDeadline = Number.isFinite(deadline)
         ? started + (deadline - started) * (sequencesToo ? 0.7 : 1)
         : deadline
       const statelessStarted = Date.now()
+      const beforeStateless = budget.counts().total
       const maxFindings = parameters.maxFindings ?? Number.POSITIVE_INFINITY
       if (routes.length > 0 && phases.includes('stateless'))
         await runStatelessPhase({
           space: { routes, versions, hints },
+          inShard: (route) => shardRoutes.has(route as FuzzRoute['id']),
           context,
-          seed: shardSeed,
-          budget: statelessBudget,
+          seed,
+          share,
+          budget,
           deadline: statelessDeadline,
           coverage,
           findings,
           maxFindings,
           onRequest: parameters.onRequest,
-          onRequests: (n) => {
-            statelessRequests += n
-          },
         })
       const statelessMs = Date.now() - statelessStarted
+      const statelessSent = budget.counts().total - beforeStateless
       phase = 'stateful'
       let sequences = 0
-      if (stateful.space && phases.includes('stateful') && findings.size < maxFindings)
+      if (stateful.space && phases.includes('stateful') && findings.size < maxFindings) {
+        if (stateful.space.deposits) receiver = await startWebhookReceiver()
         sequences = await runStatefulPhase({
           space: stateful.space,
-          context,
-          seed: shardSeed,
+          context: { ...context, receiver },
+          seed,
           runs: statefulRuns,
+          inShard: (sequence) => !shard || sequence % shard.total === shard.index - 1,
           maxCommands: 10,
           deadline,
+          budget,
           coverage,
           findings,
           maxFindings,
-          onRequests: (n) => {
-            statefulRequests += n
-          },
+          onSequence: parameters.onSequence,
         })
+      }
       progress()
       const all = [...findings.values()]
+      const counts = budget.counts()
       const { files, report } = await writeFuzzResults(parameters.out ?? 'reports/fuzz', all, {
         tool: 'intent-devnet fuzz',
         seed,
         target,
         profile: profile.name,
         versions,
-        shard: parameters.shard,
+        shard,
         startedAt: new Date(started).toISOString(),
         durationMs: Date.now() - started,
         requests: {
-          stateless: statelessRequests,
-          stateful: statefulRequests,
-          total: statelessRequests + statefulRequests,
-          statelessPerSecond: Math.round(statelessRequests / Math.max(0.001, statelessMs / 1000)),
+          budget: Number.isFinite(limit) ? limit : null,
+          probes: counts.probes,
+          stateless: counts.looking + counts.controls,
+          shrinking: counts.shrinking,
+          stateful: counts.sequences,
+          total: counts.total,
+          statelessPerSecond: Math.round(statelessSent / Math.max(0.001, statelessMs / 1000)),
         },
         statefulSequences: sequences,
         routesLeftOut: leftOut,
@@ -196,6 +215,7 @@ export async function runFuzz(parameters: RunFuzzParameters): Promise<FuzzRun> {
       return { report, files, findings: all }
     } finally {
       if (timer) clearInterval(timer)
+      await receiver?.close()
     }
   } finally {
     await local?.stop()
@@ -238,6 +258,7 @@ async function servedRoutes(
   context: ScenarioContext,
   seed: number,
   leftOut: FuzzReport['routesLeftOut'],
+  budget: RequestBudget,
 ): Promise<FuzzRoute[]> {
   const verdicts = await Promise.all(
     routes.map(async (route) => {
@@ -249,6 +270,7 @@ async function servedRoutes(
         ),
         { seed, numRuns: 1 },
       )
+      if (!budget.take('probes')) return true
       const { status } = await judgeStep(probe!.step, probe!.property, context)
       if (status === 404 || status === 501) {
         leftOut.push({ route: route.id, reason: `not served: a valid request answered ${status}` })
@@ -276,11 +298,21 @@ function statefulSpace(
   if (submitting.length === 0)
     leftOut.push("sequences: the target serves no submit route in the run's versions")
   if (!caps.controlApi) leftOut.push('expiry: no control API to advance the clock')
-  leftOut.push('deposits and webhooks: not driven by the stateful phase yet')
+  const deposits = ['depositSetup', 'depositRegister', 'depositList'].every(has)
+  if (!deposits) leftOut.push('deposits: the target does not serve the deposit processor (setup, register, deposits)')
+  else if (chainIds.length < 2) leftOut.push('deposits: fewer than two chains with a USDC token')
+  else if (!caps.webhooks)
+    leftOut.push('deposits and webhooks: the run\'s webhook receiver (on loopback) cannot be reached by the target')
   if (!has('quote') || chainIds.length === 0 || caps.accounts.length === 0 || submitting.length === 0)
     return { leftOut }
   return {
-    space: { versions: submitting, chainIds, clock: caps.controlApi, withdrawals: has('withdraw') },
+    space: {
+      versions: submitting,
+      chainIds,
+      clock: caps.controlApi,
+      withdrawals: has('withdraw'),
+      deposits: deposits && chainIds.length >= 2 && caps.webhooks,
+    },
     leftOut,
   }
 }

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import fc from 'fast-check'
 import { BaseError } from '../../spec/BaseError'
-import { INTENT_STATUSES } from '../../spec/status'
 import { buildHttpRequest } from '../runner/buildHttpRequest'
 import { interpolate } from '../runner/interpolate'
 import { NotApplicableError } from '../runner/notApplicableError'
@@ -11,12 +10,15 @@ import { sendRequest } from '../runner/sendRequest'
 import { runStep } from '../runner/steps/stepHandlers'
 import type { CheckResult } from '../runner/types'
 import { initialVariables } from '../runner/variables'
-import type { HttpStep } from '../scenario/schema'
+import { readPath } from '../runner/matchers'
+import type { HttpStep, Requirement } from '../scenario/schema'
+import type { RequestBudget } from './budget'
 import {
   type Executor,
   type Model,
-  type QuoteRef,
+  emptyModel,
   type StatefulSpace,
+  type StatusOrder,
   statefulCommands,
   type TaggedStep,
 } from './commands'
@@ -45,28 +47,38 @@ class StatefulFailure extends BaseError {
   }
 }
 
-/** Statuses in the order an intent moves through them; FAILED and EXPIRED are final like COMPLETED. */
-const RANK: Record<string, number> = Object.fromEntries(INTENT_STATUSES.map((status, i) => [status, i]))
-const FINAL = new Set(['COMPLETED', 'FAILED', 'EXPIRED'])
+/** The budget is spent: the sequence stops where it is (inconclusive, not a finding). */
+class BudgetSpent extends BaseError {
+  override name = 'Fuzz.BudgetSpent'
+  constructor() {
+    super('The request budget is spent.')
+  }
+}
 
 /** Runs steps on the target with the runner's handlers, one sequence's variables shared. */
 function createExecutor(
   context: ScenarioContext,
   coverage: Coverage,
-  countRequest: () => void,
+  takeRequest: () => boolean,
 ): Executor & { steps: TaggedStep[] } {
   const steps: TaggedStep[] = []
   const checks: CheckResult[] = []
+  // The sequence's own inbox on the run's receiver (deposits' webhooks), as a scenario has.
+  const inbox = context.receiver?.createInbox()
+  const vars = initialVariables(context)
+  if (inbox) Object.assign(vars, { 'webhook.url': inbox.url, 'webhook.secret': inbox.secret })
   const shared = {
     scenario: FUZZ_SCENARIO,
     context,
-    vars: initialVariables(context),
+    vars,
     enabledFaults: new Set<string>(),
-    inboxId: undefined,
+    inboxId: inbox?.id,
     deadline: Date.now() + 10 * 60_000,
     note: () => {},
   }
   const runTagged = async (tagged: TaggedStep) => {
+    // A request is taken from the budget before it is sent.
+    if ('http' in tagged.step && !takeRequest()) throw new BudgetSpent()
     steps.push(tagged)
     const before = checks.length
     try {
@@ -87,17 +99,15 @@ function createExecutor(
       })
     }
     const mine = checks.slice(before)
-    if ('http' in tagged.step) {
-      countRequest()
-      const status = mine.find((c) => c.name === 'status')?.actual
-      recordCoverage(
-        coverage,
-        tagged.route,
-        typeof status === 'number' ? status : undefined,
-        tagged.property,
-        mine.some((c) => c.status === 'failed'),
-      )
-    }
+    const status = mine.find((c) => c.name === 'status')?.actual
+    // A chain or webhook step checks its property without an HTTP status of its own.
+    recordCoverage(
+      coverage,
+      tagged.route,
+      'http' in tagged.step ? (typeof status === 'number' ? status : undefined) : null,
+      tagged.property,
+      mine.some((c) => c.status === 'failed'),
+    )
     const failed = mine.filter((c) => c.status === 'failed')
     if (failed.length > 0)
       throw new StatefulFailure(
@@ -112,60 +122,60 @@ function createExecutor(
     run: async (tagged) => {
       for (const step of tagged) await runTagged(step)
     },
-    pollForward: async (quote: QuoteRef, poll: TaggedStep) => {
+    pollForward: async (poll: TaggedStep, order: StatusOrder) => {
       const http = (poll.step as HttpStep).http
+      const { rank, final } = order
       let seen: string | undefined
       const until = Date.now() + 90_000
       while (Date.now() < until) {
+        if (!takeRequest()) throw new BudgetSpent()
         const request = buildHttpRequest(
           interpolate(http, shared.vars),
           FUZZ_SCENARIO,
           context,
-          quote.version,
+          http.version === 'alps' || http.version === 'blanc' ? http.version : context.version,
         )
         const response = await sendRequest({ ...request, timeoutMs: 30_000 }).catch(() => undefined)
-        countRequest()
-        const status = (response?.json as { status?: unknown } | undefined)?.status
-        if (typeof status === 'string' && status in RANK) {
+        const status = readPath(response?.json, order.pointer).value
+        if (typeof status === 'string' && status in rank) {
           const backwards =
-            seen !== undefined && (FINAL.has(seen) ? status !== seen : RANK[status]! < RANK[seen]!)
+            seen !== undefined && (final.has(seen) ? status !== seen : rank[status]! < rank[seen]!)
           if (backwards) {
             // The scenario: reach the later status, then read it again: it must not have gone back.
-            const later = INTENT_STATUSES.filter((s) =>
-              FINAL.has(seen!) ? s === seen : RANK[s]! >= RANK[seen!]!,
+            const later = Object.keys(rank).filter((s) =>
+              final.has(seen!) ? s === seen : rank[s]! >= rank[seen!]!,
             )
             steps.push(
               {
                 ...poll,
                 step: {
                   ...(poll.step as HttpStep),
-                  name: `the intent reaches ${seen}`,
-                  expect: { status: 200, body: { '/status': { equals: seen } } },
+                  name: `it reaches ${seen}`,
+                  expect: { status: 200, body: { [order.pointer]: { equals: seen } } },
                 },
               },
               {
                 ...poll,
-                property: 'status-forward',
                 step: {
                   name: `its status stays ${seen} or later`,
                   http,
-                  expect: { status: 200, body: { '/status': { oneOf: [...later] } } },
+                  expect: { status: 200, body: { [order.pointer]: { oneOf: later } } },
                 },
               },
             )
             throw new StatefulFailure(
-              'status-forward',
+              poll.property,
               poll.route,
               `status went from ${seen} back to ${status}`,
               [...steps],
             )
           }
           seen = status
-          if (FINAL.has(status)) break
+          if (final.has(status)) break
         }
         await sleep(50)
       }
-      await runTagged({ ...poll, property: 'settled-exactly' })
+      await runTagged({ ...poll, property: order.settledProperty })
     },
   }
 }
@@ -175,53 +185,62 @@ export type StatefulParameters = {
   space: StatefulSpace
   context: ScenarioContext
   seed: number
-  /** Sequences to run (shrinking aside). */
+  /** Sequences of the whole run (of every shard), shrinking aside. */
   runs: number
+  /** Whether the i-th sequence of the run is this shard's (default: every one). */
+  inShard?: ((sequence: number) => boolean) | undefined
   maxCommands: number
   deadline: number
+  /** Each request (polls included) is taken from it; a sequence stops when it is spent. */
+  budget: RequestBudget
   coverage: Coverage
   findings: Map<string, Finding>
   /** Stop once there are this many findings (default: go on to the runs). */
   maxFindings?: number | undefined
-  onRequests?: ((sent: number) => void) | undefined
+  /** Called with the number of each sequence this shard runs (determinism and shard checks). */
+  onSequence?: ((sequence: number, commands: string) => void) | undefined
 }
 
 /**
- * Runs the stateful phase; returns how many sequences ran.
+ * Runs the stateful phase; returns how many sequences it ran (its shard's).
  *
  * @example
- * await runStatefulPhase({ space, context, seed: 1, runs: 5, maxCommands: 6, deadline, coverage, findings })
+ * await runStatefulPhase({ space, context, seed: 1, runs: 5, maxCommands: 6, deadline, budget, coverage, findings })
  */
 export async function runStatefulPhase(parameters: StatefulParameters): Promise<number> {
-  const { context, findings, deadline, coverage } = parameters
+  const { context, findings, deadline, coverage, budget } = parameters
+  const inShard = parameters.inShard ?? (() => true)
   const arbitrary = fc.commands(statefulCommands(parameters.space), {
     maxCommands: parameters.maxCommands,
     size: 'max',
   })
-  let runs = 0
+  // Sequences generated so far, whichever shard they are for, and those this shard ran.
+  let generated = 0
+  let ran = 0
   const maxFindings = parameters.maxFindings ?? Number.POSITIVE_INFINITY
-  for (
-    let round = 0;
-    runs < parameters.runs && Date.now() < deadline && findings.size < maxFindings;
-    round++
-  ) {
+  const going = () => generated < parameters.runs && Date.now() < deadline && budget.left() > 0
+  for (let round = 0; going() && findings.size < maxFindings; round++) {
     const runSeed = (parameters.seed + 0x5bd1e995 + round * 0x9e3779b1) | 0
     let locked: string | undefined
     let shrinks = 0
     let first = 0
     let last: StatefulFailure | undefined
     const property = fc.asyncProperty(arbitrary, async (commands) => {
-      if (locked === undefined && (runs >= parameters.runs || Date.now() >= deadline)) return true
-      if (locked !== undefined && ++shrinks > 40) return true
-      if (locked === undefined) runs++
-      const executor = createExecutor(context, coverage, () => parameters.onRequests?.(1))
-      const model: Model = { quotes: [], inFlight: undefined, received: {} }
+      if (locked === undefined) {
+        if (!going()) return true
+        const sequence = generated++
+        if (!inShard(sequence)) return true
+        ran++
+        parameters.onSequence?.(sequence, String(commands))
+      } else if (++shrinks > 40) return true
+      const kind = locked === undefined ? 'sequences' : 'shrinking'
+      const executor = createExecutor(context, coverage, () => budget.take(kind))
       try {
-        await fc.asyncModelRun(() => ({ model, real: executor }), commands)
+        await fc.asyncModelRun(() => ({ model: emptyModel(), real: executor }), commands)
         return true
       } catch (error) {
         if (!(error instanceof StatefulFailure)) {
-          if (error instanceof NotApplicableError) return true
+          if (error instanceof NotApplicableError || error instanceof BudgetSpent) return true
           throw error
         }
         const key = findingKey(error.property, error.route)
@@ -234,13 +253,14 @@ export async function runStatefulPhase(parameters: StatefulParameters): Promise<
         return false
       }
     })
+    const shrinkingBefore = budget.counts().shrinking
     const result = await fc.check(property, {
       seed: runSeed,
-      numRuns: Math.max(1, parameters.runs - runs),
+      numRuns: Math.max(1, parameters.runs - generated),
       endOnFailure: false,
       ...(Number.isFinite(deadline) && { interruptAfterTimeLimit: Math.max(1, deadline - Date.now()) }),
     })
-    if (!result.failed || !last || !locked) break
+    if (!result.failed || !last || !locked) continue
     const failing = last.steps.at(-1)!
     findings.set(locked, {
       key: locked,
@@ -252,14 +272,26 @@ export async function runStatefulPhase(parameters: StatefulParameters): Promise<
       seed: parameters.seed,
       runSeed,
       steps: last.steps.map((s) => s.step),
-      requires: {
-        capabilities: [
-          ...(['quotes', 'settlement', 'chains'] as const),
-          ...(last.steps.some((s) => 'clock' in s.step) ? (['control-api'] as const) : []),
-        ],
-      },
+      requires: { capabilities: requirementsOf(last.steps) },
       sizeBeforeShrinking: first,
+      shrinkingRequests: budget.counts().shrinking - shrinkingBefore,
     })
   }
-  return runs
+  return ran
+}
+
+/** What a finding's steps need of a target: quotes and settlement, deposits and webhooks, the clock. */
+function requirementsOf(steps: readonly TaggedStep[]): Requirement[] {
+  const needs = new Set<Requirement>(['chains'])
+  for (const { step } of steps) {
+    if ('clock' in step) needs.add('control-api')
+    if ('webhook' in step) needs.add('webhooks')
+    if ('http' in step && step.http.path.startsWith('/deposit-processor')) needs.add('deposits')
+    if ('http' in step && step.http.path === '/withdrawals') needs.add('withdrawals')
+    if ('http' in step && /^\/(intents|intent-operation)/.test(step.http.path)) {
+      needs.add('quotes')
+      needs.add('settlement')
+    }
+  }
+  return [...needs]
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import type { ScenarioContext } from '../runner/scenarioContext'
 import type { HttpStep } from '../scenario/schema'
+import type { RequestBudget, RequestKind } from './budget'
 import { type CaseSpace, caseArbitrary, type FuzzCase } from './cases'
 import { type Coverage, type Finding, findingKey, recordCoverage } from './findings'
 import { type Judgement, judgeStep, type Violation } from './judge'
@@ -15,16 +16,24 @@ import { type Judgement, judgeStep, type Violation } from './judge'
 
 /** Requests in flight at once (one fast-check input is a batch of up to this many). */
 export const BATCH = 16
-/** Requests a finding's shrinking may send beyond the budget, at most. */
-const SHRINK_REQUESTS = 1500
+/** Requests one finding's shrinking may send, at most (within the run's budget). */
+export const SHRINK_REQUESTS = 1500
 
 /** Parameters of {@link runStatelessPhase}. */
 export type StatelessParameters = {
+  /** Every route the target serves: the stream of generated requests is the same in every shard. */
   space: CaseSpace
+  /** Whether a route is this shard's (default: every route): only its requests are sent. */
+  inShard?: ((route: string) => boolean) | undefined
   context: ScenarioContext
   seed: number
-  /** Requests to send, at most (shrinking aside). */
-  budget: number
+  /**
+   * How far down the seed's stream of generated requests to look (the requests of every shard
+   * count): the phase's share of the budget. What it sends (its shard's requests, the controls
+   * of some, each finding's shrinking) is taken from `budget`.
+   */
+  share: number
+  budget: RequestBudget
   /** Stop by then (ms since the epoch). */
   deadline: number
   coverage: Coverage
@@ -32,39 +41,53 @@ export type StatelessParameters = {
   findings: Map<string, Finding>
   /** Stop once there are this many findings (default: go on to the budget). */
   maxFindings?: number | undefined
-  onRequests?: ((sent: number) => void) | undefined
   /** Called with each request sent while looking (not while shrinking). */
   onRequest?: ((step: HttpStep) => void) | undefined
 }
 
 /**
- * Runs the stateless phase; returns how many requests it sent.
+ * Runs the stateless phase; returns how far down the stream it looked.
  *
  * @example
- * const sent = await runStatelessPhase({ space, context, seed: 1, budget: 2000, deadline, coverage, findings })
+ * await runStatelessPhase({ space, context, seed: 1, share: 2000, budget, deadline, coverage, findings })
  */
 export async function runStatelessPhase(parameters: StatelessParameters): Promise<number> {
-  const { context, coverage, findings, budget, deadline } = parameters
+  const { context, coverage, findings, share, budget, deadline } = parameters
+  const inShard = parameters.inShard ?? (() => true)
   const arbitrary = fc.array(caseArbitrary(parameters.space), { minLength: 1, maxLength: BATCH, size: 'max' })
-  let sent = 0
+  // Generated requests looked at, whichever shard they are for: the stream's position.
+  let position = 0
   const maxFindings = parameters.maxFindings ?? Number.POSITIVE_INFINITY
-  for (let round = 0; sent < budget && Date.now() < deadline && findings.size < maxFindings; round++) {
+  const looking = () => position < share && budget.left() > 0 && Date.now() < deadline
+  for (let round = 0; looking() && findings.size < maxFindings; round++) {
     const runSeed = (parameters.seed + round * 0x9e3779b1) | 0
     let locked: string | undefined
     let shrinkSent = 0
     let first: FuzzCase[] | undefined
     let last: { fuzzCase: FuzzCase; violation: Violation } | undefined
     const property = fc.asyncProperty(arbitrary, async (cases) => {
-      if (locked === undefined && (sent >= budget || Date.now() >= deadline)) return true
-      if (locked !== undefined && shrinkSent >= SHRINK_REQUESTS) return true
-      if (locked === undefined) for (const c of cases) parameters.onRequest?.(c.step)
-      const verdicts = await Promise.all(cases.map((c) => judgeCase(c, context)))
-      sent += cases.length
-      parameters.onRequests?.(cases.length)
-      if (locked !== undefined) shrinkSent += cases.length
+      let mine: FuzzCase[]
+      if (locked === undefined) {
+        if (!looking()) return true
+        const within = cases.slice(0, share - position)
+        position += within.length
+        mine = within.filter((c) => inShard(c.route))
+      } else {
+        // Shrinking: within its own bound and what is left of the budget.
+        if (shrinkSent >= SHRINK_REQUESTS || budget.left() === 0) return true
+        mine = cases.filter((c) => inShard(c.route))
+      }
+      const kind = locked === undefined ? 'looking' : 'shrinking'
+      // Taken before anything is sent: a batch never overdraws the budget.
+      const sending = mine.filter(() => budget.take(kind))
+      if (locked === undefined) for (const c of sending) parameters.onRequest?.(c.step)
+      const verdicts = await Promise.all(
+        sending.map((c) => judgeCase(c, context, budget, locked === undefined ? 'controls' : 'shrinking')),
+      )
+      if (locked !== undefined) shrinkSent += verdicts.reduce((n, v) => n + v.sent, 0)
       let failing: { fuzzCase: FuzzCase; violation: Violation } | undefined
       verdicts.forEach(({ status, violation }, i) => {
-        const fuzzCase = cases[i]!
+        const fuzzCase = sending[i]!
         if (locked === undefined)
           recordCoverage(
             coverage,
@@ -80,19 +103,20 @@ export async function runStatelessPhase(parameters: StatelessParameters): Promis
       if (!failing) return true
       if (locked === undefined) {
         locked = findingKey(failing.violation.property, failing.fuzzCase.route)
-        first = cases
+        first = sending
       }
       last = failing
       return false
     })
-    const remaining = Math.min(1_000_000, Math.max(1, Math.ceil((budget - sent) / (BATCH / 2))))
+    // Runs enough to look at the rest of the share (a batch holds BATCH / 2 requests on average).
+    const remaining = Math.min(1_000_000, Math.max(1, Math.ceil((share - position) / (BATCH / 2))))
     const result = await fc.check(property, {
       seed: runSeed,
       numRuns: remaining,
       endOnFailure: false,
       ...(Number.isFinite(deadline) && { interruptAfterTimeLimit: Math.max(1, deadline - Date.now()) }),
     })
-    // No finding: the budget or the time is spent, or fast-check's runs are and another round goes on.
+    // No finding: the share, the budget or the time is spent, or fast-check's runs are and another round goes on.
     if (!result.failed || !last || !locked) continue
     const { fuzzCase, violation } = last
     findings.set(locked, {
@@ -107,10 +131,11 @@ export async function runStatelessPhase(parameters: StatelessParameters): Promis
       steps: [{ ...fuzzCase.step, expect: violation.expect }],
       requires: { capabilities: [] },
       sizeBeforeShrinking: first?.length ?? 1,
+      shrinkingRequests: shrinkSent,
       exchange: violation.exchange,
     })
   }
-  return sent
+  return position
 }
 
 /**
@@ -118,7 +143,12 @@ export async function runStatelessPhase(parameters: StatelessParameters): Promis
  * without the change: refused for the same reasons, the target never got to the change (an
  * unfunded account, a limit of its own), and the case proves nothing either way.
  */
-async function judgeCase(fuzzCase: FuzzCase, context: ScenarioContext): Promise<Judgement> {
+async function judgeCase(
+  fuzzCase: FuzzCase,
+  context: ScenarioContext,
+  budget: RequestBudget,
+  controlKind: RequestKind,
+): Promise<Judgement & { sent: number }> {
   const judgement = await judgeStep(fuzzCase.step, fuzzCase.property, context)
   const { status, violation, reasons } = judgement
   if (
@@ -128,7 +158,9 @@ async function judgeCase(fuzzCase: FuzzCase, context: ScenarioContext): Promise<
     status === undefined ||
     status >= 500
   )
-    return judgement
+    return { ...judgement, sent: 1 }
+  // No budget left for the control: the refusal is not proven to be about the change.
+  if (!budget.take(controlKind)) return { status, reasons, sent: 1 }
   const control = await judgeStep(fuzzCase.control, 'response-schema', context)
   if (
     control.status !== undefined &&
@@ -136,6 +168,6 @@ async function judgeCase(fuzzCase: FuzzCase, context: ScenarioContext): Promise<
     control.status < 500 &&
     control.reasons === reasons
   )
-    return { status, reasons }
-  return judgement
+    return { status, reasons, sent: 2 }
+  return { ...judgement, sent: 2 }
 }

@@ -21,8 +21,21 @@ export type FuzzReport = {
   shard?: { index: number; total: number } | undefined
   startedAt: string
   durationMs: number
-  /** Requests sent, by phase, and the stateless phase's rate. */
-  requests: { stateless: number; stateful: number; total: number; statelessPerSecond: number }
+  /**
+   * Requests sent to the target, by what for: the probes of which routes it serves, the
+   * stateless phase's generated requests (with their controls), the findings' shrinking, the
+   * sequences; their total never exceeds `budget` (null: a run by duration). The stateless
+   * phase's rate counts every request it sent, shrinking included.
+   */
+  requests: {
+    budget: number | null
+    probes: number
+    stateless: number
+    shrinking: number
+    stateful: number
+    total: number
+    statelessPerSecond: number
+  }
   statefulSequences: number
   /** Routes left out, with why (not served by the target, or not in the run's versions). */
   routesLeftOut: { route: string; reason: string }[]
