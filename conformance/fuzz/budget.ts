@@ -35,7 +35,13 @@ export type RequestBudget = {
  * if (budget.take('looking')) await send(request)
  */
 export function createRequestBudget(limit: number): RequestBudget {
-  const spent: Record<RequestKind, number> = { probes: 0, looking: 0, controls: 0, shrinking: 0, sequences: 0 }
+  const spent: Record<RequestKind, number> = {
+    probes: 0,
+    looking: 0,
+    controls: 0,
+    shrinking: 0,
+    sequences: 0,
+  }
   let total = 0
   return {
     limit,

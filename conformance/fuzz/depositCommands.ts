@@ -138,7 +138,9 @@ export class DepositCommand implements fc.AsyncCommand<Model, Executor> {
           poll: {
             timeoutSeconds: 60,
             intervalMs: 100,
-            final: { [DEPOSIT_ORDER.pointer]: { oneOf: [...DEPOSIT_ORDER.final].filter((s) => s !== 'completed') } },
+            final: {
+              [DEPOSIT_ORDER.pointer]: { oneOf: [...DEPOSIT_ORDER.final].filter((s) => s !== 'completed') },
+            },
           },
           expect: {
             status: 200,
@@ -223,5 +225,8 @@ export function depositCommand(space: StatefulSpace): fc.Arbitrary<fc.AsyncComma
       fc.nat(3),
       fc.integer({ min: 1000, max: 5_000_000 }).map(String),
     )
-    .map(([version, target, source, amount]) => new DepositCommand(version, space.chainIds, target, source, amount))
+    .map(
+      ([version, target, source, amount]) =>
+        new DepositCommand(version, space.chainIds, target, source, amount),
+    )
 }

@@ -53,6 +53,11 @@ describe('intent-devnet fuzz against the simulator', () => {
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'))
     expect(report.seed).toBe(SEED)
     expect(report.requests.stateless).toBeGreaterThanOrEqual(1500)
+    // The budget bounds every request sent, and the report counts them by what for.
+    const { probes, stateless, shrinking, stateful, total } = report.requests
+    expect(report.requests.budget).toBe(2000)
+    expect(total).toBe(probes + stateless + shrinking + stateful)
+    expect(total).toBeLessThanOrEqual(2000)
     expect(report.statefulSequences).toBeGreaterThanOrEqual(3)
     // Every route of the table is reached, and the properties are checked on it.
     expect(Object.keys(report.coverage).sort()).toEqual(
@@ -96,15 +101,76 @@ describe('intent-devnet fuzz against the simulator', () => {
       return steps.map((s) => JSON.stringify(s.http)).sort()
     }
     const [a, b] = [await sent(), await sent()]
-    expect(a.length).toBeGreaterThanOrEqual(150)
+    // The budget of 150 holds the probes of which routes are served too (one a route).
+    expect(a.length).toBeGreaterThanOrEqual(120)
     expect(b).toEqual(a)
   }, 60_000)
+
+  test('shards partition the generated requests and sequences: together they are the unsharded run, none twice', async () => {
+    const run = async (shard?: { index: number; total: number }) => {
+      const requests: string[] = []
+      const sequences: string[] = []
+      const out = await mkdtemp(join(tmpdir(), 'fuzz-shard-'))
+      const result = await runFuzz({
+        target: local.target,
+        apiKey: local.apiKey,
+        seed: 11,
+        budget: 500,
+        statefulRuns: 3,
+        // Sequences of quotes and withdrawals only: their generation is what is partitioned.
+        phases: ['stateless', 'stateful'],
+        shard,
+        out,
+        onRequest: (s) => requests.push(JSON.stringify(s.http)),
+        onSequence: (n, commands) => sequences.push(`${n}: ${commands}`),
+      })
+      expect(result.findings.map((f) => f.key)).toEqual([])
+      expect(result.report.requests.total).toBeLessThanOrEqual(500)
+      return { requests, sequences }
+    }
+    const whole = await run()
+    const shards = [
+      await run({ index: 1, total: 3 }),
+      await run({ index: 2, total: 3 }),
+      await run({ index: 3, total: 3 }),
+    ]
+    expect(whole.requests.length).toBeGreaterThan(300)
+    for (const shard of shards) expect(shard.requests.length).toBeGreaterThan(0)
+    expect(shards.flatMap((s) => s.requests).sort()).toEqual([...whole.requests].sort())
+    expect(shards.flatMap((s) => s.sequences).sort()).toEqual([...whole.sequences].sort())
+    expect(whole.sequences).toHaveLength(3)
+  }, 240_000)
+
+  test('deposits and webhooks: sequences deposit on chain and follow the deposit to its exact payout', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'fuzz-deposits-'))
+    const run = await runFuzz({
+      target: local.target,
+      apiKey: local.apiKey,
+      seed: SEED,
+      budget: 1000,
+      statefulRuns: 4,
+      phases: ['stateful'],
+      out,
+    })
+    expect(run.findings.map((f) => `${f.key}: ${f.message}`)).toEqual([])
+    expect(run.report.statefulLeftOut.filter((why) => /deposit|webhook/.test(why))).toEqual([])
+    const checked = (route: string) =>
+      Object.entries(run.report.coverage[route]?.properties ?? {})
+        .filter(([, counts]) => (counts?.checked ?? 0) > 0)
+        .map(([property]) => property)
+    expect(checked('depositProcessor')).toEqual(
+      expect.arrayContaining(['deposit-webhook', 'deposit-settled-exactly']),
+    )
+    expect(checked('depositList')).toEqual(expect.arrayContaining(['deposit-status-forward', 'deposit-once']))
+    expect(run.report.coverage.depositList?.statuses).toHaveProperty('200')
+  }, 180_000)
 
   const FAULTS: [fault: string, phases: ('stateless' | 'stateful')[], properties: PropertyName[]][] = [
     ['input.5xx-on-wrong-types', ['stateless'], ['no-5xx']],
     ['input.accept-negative-amount', ['stateless'], ['invalid-input', 'no-5xx']],
     ['limits.accept-11-ops', ['stateless'], ['limit-over', 'invalid-input']],
     ['intents.accept-duplicate', ['stateful'], ['quote-consumed-once']],
+    ['webhooks.wrong-secret', ['stateful'], ['deposit-webhook']],
   ]
   test.each(FAULTS)(
     'with %s: a finding within the budget, whose scenario fails with the fault and passes without it',
@@ -123,6 +189,9 @@ describe('intent-devnet fuzz against the simulator', () => {
           out,
         })
         expect(run.findings).toHaveLength(1)
+        // Shrinking is counted, and within the budget with everything else.
+        expect(run.report.requests.total).toBeLessThanOrEqual(2000)
+        expect(run.report.requests.shrinking).toBe(run.report.findings[0]!.shrinkingRequests)
         const [finding] = run.findings
         expect(properties).toContain(finding!.property)
         // The scenario names its seed and property, and is a scenario of the packs' format.

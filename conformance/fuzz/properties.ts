@@ -64,11 +64,13 @@ export const PROPERTIES = {
     spec: 'What the service does: "Runs a deposit processor. A caller configures it through one partial-update endpoint: a webhook, …"; Authentication §2: "When a `webhookSecret` is configured, each webhook request sent by the service carries the header `X-Webhook-Signature`, an HMAC-SHA256 signature made with that secret."; facts §1: webhook types deposit-received, bridge-complete, bridge-failed',
   },
   'deposit-status-forward': {
-    title: "A deposit's status only moves forward: once final (completed, failed, rejected, …) it never changes",
+    title:
+      "A deposit's status only moves forward: once final (completed, failed, rejected, …) it never changes",
     spec: 'facts §1: deposit statuses processing, delayed, expecting_refund, completed, failed, rejected, refunded, ignored; GET /deposit-processor/deposits (filters txHash, account)',
   },
   'deposit-once': {
-    title: 'Each deposit is processed once: one record per deposit transaction, completed for exactly its amount',
+    title:
+      'Each deposit is processed once: one record per deposit transaction, completed for exactly its amount',
     spec: 'Endpoints › POST /deposit-processor/setup: "When no whitelist is set, all supported tokens are accepted with no amount limits."; facts §1: GET /deposit-processor/deposits (filters txHash, account)',
   },
   'deposit-settled-exactly': {

@@ -143,7 +143,10 @@ export async function runFuzz(parameters: RunFuzzParameters): Promise<FuzzRun> {
       // The sequences' share: about REQUESTS_PER_SEQUENCE requests each, or 30% of the time.
       const sequencesToo = stateful.space !== undefined && phases.includes('stateful')
       const share = Number.isFinite(limit)
-        ? Math.max(1, limit - budget.counts().total - (sequencesToo ? statefulRuns * REQUESTS_PER_SEQUENCE : 0))
+        ? Math.max(
+            1,
+            limit - budget.counts().total - (sequencesToo ? statefulRuns * REQUESTS_PER_SEQUENCE : 0),
+          )
         : Number.POSITIVE_INFINITY
       const statelessDeadline = Number.isFinite(deadline)
         ? started + (deadline - started) * (sequencesToo ? 0.7 : 1)
@@ -299,10 +302,13 @@ function statefulSpace(
     leftOut.push("sequences: the target serves no submit route in the run's versions")
   if (!caps.controlApi) leftOut.push('expiry: no control API to advance the clock')
   const deposits = ['depositSetup', 'depositRegister', 'depositList'].every(has)
-  if (!deposits) leftOut.push('deposits: the target does not serve the deposit processor (setup, register, deposits)')
+  if (!deposits)
+    leftOut.push('deposits: the target does not serve the deposit processor (setup, register, deposits)')
   else if (chainIds.length < 2) leftOut.push('deposits: fewer than two chains with a USDC token')
   else if (!caps.webhooks)
-    leftOut.push('deposits and webhooks: the run\'s webhook receiver (on loopback) cannot be reached by the target')
+    leftOut.push(
+      "deposits and webhooks: the run's webhook receiver (on loopback) cannot be reached by the target",
+    )
   if (!has('quote') || chainIds.length === 0 || caps.accounts.length === 0 || submitting.length === 0)
     return { leftOut }
   return {

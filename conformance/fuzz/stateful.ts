@@ -137,9 +137,11 @@ function createExecutor(
         )
         const response = await sendRequest({ ...request, timeoutMs: 30_000 }).catch(() => undefined)
         const status = readPath(response?.json, order.pointer).value
-        if (typeof status === 'string' && status in rank) {
-          const backwards =
-            seen !== undefined && (final.has(seen) ? status !== seen : rank[status]! < rank[seen]!)
+        const known = typeof status === 'string' && status in rank
+        const backwards =
+          known && seen !== undefined && (final.has(seen) ? status !== seen : rank[status]! < rank[seen]!)
+        recordCoverage(coverage, poll.route, response?.status, poll.property, backwards)
+        if (known) {
           if (backwards) {
             // The scenario: reach the later status, then read it again: it must not have gone back.
             const later = Object.keys(rank).filter((s) =>
@@ -231,7 +233,7 @@ export async function runStatefulPhase(parameters: StatefulParameters): Promise<
         const sequence = generated++
         if (!inShard(sequence)) return true
         ran++
-        parameters.onSequence?.(sequence, String(commands))
+        parameters.onSequence?.(sequence, [...commands].map(String).join(', '))
       } else if (++shrinks > 40) return true
       const kind = locked === undefined ? 'sequences' : 'shrinking'
       const executor = createExecutor(context, coverage, () => budget.take(kind))
