@@ -44,12 +44,16 @@ describe('intent-devnet fuzz (spawned)', () => {
     [['--budget', '10', '--duration', '5'], /--budget or --duration, not both/],
     [['--seed', '1.5'], /--seed must be an integer/],
     [['--target', 'http://127.0.0.1:9'], /--api-key is required with --target/],
-  ])('%j is a usage error: exit 2, nothing sent', async (args, message) => {
-    const run = await fuzz([...args, '--out', join(out, 'usage')])
-    expect(run.stderr).toMatch(message)
-    expect(run.code).toBe(2)
-    expect(await readdir(out)).not.toContain('usage')
-  }, 120_000)
+  ])(
+    '%j is a usage error: exit 2, nothing sent',
+    async (args, message) => {
+      const run = await fuzz([...args, '--out', join(out, 'usage')])
+      expect(run.stderr).toMatch(message)
+      expect(run.code).toBe(2)
+      expect(await readdir(out)).not.toContain('usage')
+    },
+    120_000,
+  )
 
   test('no finding: exit 0, the report states the budget and every request counted', async () => {
     const dir = join(out, 'clean')

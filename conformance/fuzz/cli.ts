@@ -21,7 +21,10 @@ export function register(program: Command): void {
     .description(
       "Generate requests and sequences from the spec's schemas and model, find what breaks a property, and write each finding as a scenario.",
     )
-    .option('--target <url>', 'base URL of the implementation under test (default: start a simulator here)')
+    .option(
+      '--target <url>',
+      'base URL of the implementation under test (default: start a simulator in a child process)',
+    )
     .option('--api-key <key>', 'x-api-key for the target (required with --target)')
     .option(
       '--seed <n>',
@@ -61,6 +64,8 @@ export function register(program: Command): void {
       const tty = process.stderr.isTTY === true
       const run = await runFuzz({
         target: options.target,
+        // Without --target: `intent-devnet up` in a child process, so the simulator has a core of its own.
+        localTarget: process.argv[1] ? { bin: process.argv[1] } : 'in-process',
         apiKey: options.apiKey,
         seed: options.seed,
         budget: options.budget,

@@ -6,6 +6,7 @@ import { loadProfile } from '../runner/profile'
 import type { ScenarioContext } from '../runner/scenarioContext'
 import { type Shard, selectShard } from '../runner/shard'
 import { type LocalTarget, startLocalTarget } from '../runner/startLocalTarget'
+import { startLocalTargetProcess } from '../runner/startLocalTargetProcess'
 import type { TargetCapabilities } from '../runner/types'
 import { startWebhookReceiver, type WebhookReceiver } from '../runner/webhookReceiver'
 import type { HttpStep } from '../scenario/schema'
@@ -22,8 +23,14 @@ import { type FuzzReport, writeFuzzResults } from './writeFindings'
 
 /** Parameters of {@link runFuzz}. */
 export type RunFuzzParameters = {
-  /** Base URL of the target; without it a simulator is started in this process. */
+  /** Base URL of the target; without it a simulator is started ({@link RunFuzzParameters.localTarget}). */
   target?: string | undefined
+  /**
+   * Without `target`, where the simulator runs: `in-process` (default), or a child process of
+   * `intent-devnet up` run by this CLI (`{ bin }`, what `intent-devnet fuzz` does): the fuzzer
+   * and the simulator then each have a core (BENCHMARKS.md, "`intent-devnet fuzz`'s stateless phase").
+   */
+  localTarget?: 'in-process' | { bin: string } | undefined
   apiKey?: string | undefined
   /** The run's seed (default: a random one, stated in the report). */
   seed?: number | undefined
@@ -87,7 +94,11 @@ export async function runFuzz(parameters: RunFuzzParameters): Promise<FuzzRun> {
   const seed = parameters.seed ?? randomInt(2 ** 31)
   const profile = await loadProfile(parameters.profile)
   let local: LocalTarget | undefined
-  if (!parameters.target) local = await startLocalTarget({ apiKey: parameters.apiKey })
+  if (!parameters.target)
+    local =
+      typeof parameters.localTarget === 'object'
+        ? await startLocalTargetProcess({ bin: parameters.localTarget.bin, apiKey: parameters.apiKey })
+        : await startLocalTarget({ apiKey: parameters.apiKey })
   try {
     const target = parameters.target ?? local!.target
     const apiKey = parameters.apiKey ?? local!.apiKey

@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { BaseError } from '../../spec/BaseError'
 import { buildHttpRequest } from '../runner/buildHttpRequest'
 import { interpolate } from '../runner/interpolate'
+import { readPath } from '../runner/matchers'
 import { NotApplicableError } from '../runner/notApplicableError'
 import { createCheckRecorder } from '../runner/recordCheck'
 import type { ScenarioContext } from '../runner/scenarioContext'
@@ -10,12 +11,10 @@ import { sendRequest } from '../runner/sendRequest'
 import { runStep } from '../runner/steps/stepHandlers'
 import type { CheckResult } from '../runner/types'
 import { initialVariables } from '../runner/variables'
-import { readPath } from '../runner/matchers'
 import type { HttpStep, Requirement } from '../scenario/schema'
 import type { RequestBudget } from './budget'
 import {
   type Executor,
-  type Model,
   emptyModel,
   type StatefulSpace,
   type StatusOrder,

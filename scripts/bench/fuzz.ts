@@ -3,7 +3,9 @@
  * simulator, beside the bare route's rate (a Fastify route with no plugins answering the same
  * kind of JSON POST) and the simulator's own rejected route, both under autocannon, measured in
  * the same run, round after round. The simulator and the bare route run in a child process, so
- * the fuzzer (or autocannon) and the target each have a core.
+ * the fuzzer (or autocannon) and the target each have a core; each round also fuzzes a
+ * simulator started in the fuzzer's own process (`runFuzz` without a target: one event loop
+ * for both), as `intent-devnet fuzz` without --target did before it started a child.
  *
  * Usage: npm run bench:fuzz [-- --requests 3000 --duration 5 --rounds 3]
  */
@@ -70,7 +72,7 @@ async function main(): Promise<void> {
     })
     child.on('exit', (code) => reject(new Error(`the server child exited (${code})`)))
   })
-  const rows: { bare: number; rejected: number; fuzz: number }[] = []
+  const rows: { bare: number; rejected: number; fuzz: number; inProcess: number }[] = []
   try {
     for (let round = 1; round <= rounds; round++) {
       const bare = await cannon(`${urls.bare}/bare`, urls.apiKey, duration)
@@ -85,9 +87,17 @@ async function main(): Promise<void> {
         out,
       })
       const fuzz = run.report.requests.statelessPerSecond
-      rows.push({ bare, rejected, fuzz })
+      const own = await runFuzz({
+        seed: round,
+        budget: requests,
+        phases: ['stateless'],
+        localTarget: 'in-process',
+        out: await mkdtemp(join(tmpdir(), 'bench-fuzz-')),
+      })
+      const inProcess = own.report.requests.statelessPerSecond
+      rows.push({ bare, rejected, fuzz, inProcess })
       console.log(
-        `round ${round}: bare route ${Math.round(bare)}/s, rejected POST /intents/route ${Math.round(rejected)}/s (autocannon, 16 connections); fuzz stateless ${fuzz}/s (${run.report.requests.stateless} generated requests, ${run.findings.length} findings)`,
+        `round ${round}: bare route ${Math.round(bare)}/s, rejected POST /intents/route ${Math.round(rejected)}/s (autocannon, 16 connections); fuzz stateless ${fuzz}/s against the simulator in a child process (${run.report.requests.stateless} generated requests, ${run.findings.length} findings), ${inProcess}/s against one in its own process (${own.findings.length} findings); load ${loadavg()[0]!.toFixed(1)}`,
       )
     }
   } finally {
@@ -96,8 +106,9 @@ async function main(): Promise<void> {
   const bare = median(rows.map((r) => r.bare))
   const rejected = median(rows.map((r) => r.rejected))
   const fuzz = median(rows.map((r) => r.fuzz))
+  const inProcess = median(rows.map((r) => r.inProcess))
   console.log(
-    `median of ${rounds}: fuzz ${fuzz}/s; bare route ${Math.round(bare)}/s (fuzz = ${(fuzz / bare).toFixed(2)}x); rejected route ${Math.round(rejected)}/s (fuzz = ${(fuzz / rejected).toFixed(2)}x); load average ${loadavg()[0]!.toFixed(1)}`,
+    `median of ${rounds}: fuzz ${fuzz}/s (simulator in a child process), ${inProcess}/s (in the fuzzer's process); bare route ${Math.round(bare)}/s (fuzz = ${(fuzz / bare).toFixed(2)}x); rejected route ${Math.round(rejected)}/s (fuzz = ${(fuzz / rejected).toFixed(2)}x); load average ${loadavg()[0]!.toFixed(1)}`,
   )
 }
 
