@@ -128,10 +128,20 @@ export const FeeParts = z.looseObject({
 export type FeeParts = z.infer<typeof FeeParts>
 
 /**
- * A `number` of a response that can exceed 2^53 (raw token units): a JSON number, or the exact
- * decimal string a big-number-aware reader makes of one (the conformance runner reads bodies so).
+ * A `number` of a response that can exceed 2^53 (raw token units; the spec types it `number`):
+ * a JSON number, or the exact decimal string a big-number-aware reader makes of one past 2^53
+ * (the conformance runner reads bodies so: conformance/runner/parseJsonExact.ts). A digit
+ * string within 2^53 can only be a JSON string on the wire, which is not the spec's number.
  */
-const ExactNumber = z.union([z.number(), z.string().regex(/^\d+$/)])
+const ExactNumber = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^\d+$/)
+    .refine((digits) => !Number.isSafeInteger(Number(digits)), {
+      message: 'a number: a string only for an integer past 2^53 read exactly',
+    }),
+])
 
 /** IntentCost: what the intent spends, receives and costs (spec: Resources › IntentCost). */
 export const IntentCost = z.looseObject({

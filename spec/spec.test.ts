@@ -6,6 +6,7 @@ import {
   BlancErrorEnvelope,
   DepositProcessorParams,
   IntegerString,
+  IntentCost,
   PRE_CLAIM_MAX_CHAINS,
   PRE_CLAIM_MAX_OPS_PER_CHAIN,
   RouteRequest,
@@ -90,6 +91,32 @@ describe('patterns and numbers', () => {
       true,
     )
     expect(WithdrawalRequest.safeParse({ ...base, amount: 0 }).success).toBe(false)
+  })
+
+  it("IntentCost's tokensReceived numbers: a JSON number, or its exact string past 2^53 only (spec: Resources › IntentCost types them number)", () => {
+    const item = (amount: unknown) => ({
+      hasFulfilledAll: true,
+      tokensSpent: {},
+      tokensReceived: [
+        {
+          tokenAddress: execution.to,
+          amountSpent: amount,
+          targetAmount: amount,
+          fee: amount,
+          feeBreakdown: { gasFee: '0', bridgeFee: '0', protocolFee: '0', swapFee: '0', settlementFee: '0' },
+          feesByToken: {},
+          hasFulfilled: true,
+        },
+      ],
+    })
+    const received = (amount: unknown) =>
+      IntentCost.shape.tokensReceived.safeParse(item(amount).tokensReceived).success
+    expect(received(1500000)).toBe(true)
+    // What the runner's exact reader makes of a JSON number past 2^53.
+    expect(received('9007199254740993')).toBe(true)
+    // Within 2^53 a string is a JSON string on the wire, not the spec's number.
+    expect(received('1500000')).toBe(false)
+    expect(received('-1')).toBe(false)
   })
 
   it('accepts the chain id as a string, as the public SDK sends it', () => {
