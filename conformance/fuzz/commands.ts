@@ -331,18 +331,23 @@ export function statefulCommands(space: StatefulSpace): fc.Arbitrary<fc.AsyncCom
   const quote = fc.tuple(version, chain, amount).map(([ver, id, a]) => new QuoteCommand(ver, id, a))
   const submit = pick.map((p) => new SubmitCommand(p))
   const settle = fc.constant(new SettleCommand())
-  // The lifecycle's commands twice: a sequence reaches a submit and a settle more often.
+  // fast-check picks each arbitrary as often: the lifecycle's commands are listed more than
+  // once, so a sequence reaches a submit, a second submit and a settle more often.
+  const submitAgain = pick.map((p) => new SubmitAgainCommand(p))
   const commands: fc.Arbitrary<fc.AsyncCommand<Model, Executor>>[] = [
     quote,
     quote,
+    quote,
     submit,
     submit,
-    pick.map((p) => new SubmitAgainCommand(p)),
+    submit,
+    submitAgain,
+    submitAgain,
     settle,
     settle,
   ]
   if (space.clock && space.versions.includes('blanc')) commands.push(pick.map((p) => new ExpireCommand(p)))
-  if (space.deposits) commands.push(depositCommand(space), depositCommand(space))
+  if (space.deposits) commands.push(depositCommand(space))
   if (space.withdrawals)
     commands.push(
       fc

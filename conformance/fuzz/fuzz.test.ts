@@ -148,7 +148,7 @@ describe('intent-devnet fuzz against the simulator', () => {
       apiKey: local.apiKey,
       seed: SEED,
       budget: 1000,
-      statefulRuns: 4,
+      statefulRuns: 8,
       phases: ['stateful'],
       out,
     })
