@@ -165,6 +165,32 @@ describe('intent-devnet fuzz against the simulator', () => {
     expect(run.report.coverage.depositList?.statuses).toHaveProperty('200')
   }, 180_000)
 
+  test('the budget bounds every request: a finding near its end is shrunk with what is left, never past it', async () => {
+    await faults({ clear: true, enable: ['input.5xx-on-wrong-types'] })
+    try {
+      for (const budget of [60, 250]) {
+        const run = await runFuzz({
+          target: local.target,
+          apiKey: local.apiKey,
+          seed: SEED,
+          budget,
+          phases: ['stateless'],
+          out: await mkdtemp(join(tmpdir(), 'fuzz-budget-')),
+        })
+        const { probes, stateless, shrinking, stateful, total } = run.report.requests
+        expect(total).toBe(probes + stateless + shrinking + stateful)
+        expect(total).toBeLessThanOrEqual(budget)
+        expect(shrinking).toBe(run.findings.reduce((n, f) => n + f.shrinkingRequests, 0))
+        // Found early; its shrinking goes on with what the looking left, and stops at the bound.
+        expect(run.findings.map((f) => f.property)).toEqual(['no-5xx'])
+        expect(shrinking).toBeGreaterThan(0)
+        expect(total).toBe(budget)
+      }
+    } finally {
+      await faults({ clear: true })
+    }
+  }, 120_000)
+
   const FAULTS: [fault: string, phases: ('stateless' | 'stateful')[], properties: PropertyName[]][] = [
     ['input.5xx-on-wrong-types', ['stateless'], ['no-5xx']],
     ['input.accept-negative-amount', ['stateless'], ['invalid-input', 'no-5xx']],
