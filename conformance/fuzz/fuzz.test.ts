@@ -80,9 +80,11 @@ describe('intent-devnet fuzz against the simulator', () => {
         'limit-at-value',
       ]),
     )
-    expect(await readFile(join(out, 'junit.xml'), 'utf8')).toContain(
-      `<property name="seed" value="${SEED}"/>`,
-    )
+    const junit = await readFile(join(out, 'junit.xml'), 'utf8')
+    expect(junit).toContain(`<property name="seed" value="${SEED}"/>`)
+    // Routes × statuses × properties: the statuses of each route, a test case per route and property.
+    expect(junit).toMatch(/<property name="statuses quote" value="[^"]*400×\d+/)
+    expect(junit).toContain('<testcase classname="fuzz.quote" name="quote: limit-over (')
   }, 90_000)
 
   test('the same seed against the same target sends the same requests', async () => {

@@ -125,7 +125,7 @@ export async function writeFuzzResults(
 
 /**
  * JUnit XML of a fuzz run: one test case per route and property checked, failed when a finding
- * names them; the seed in the suite's properties.
+ * names them; the seed, the requests and each route's statuses in the suite's properties.
  *
  * @example
  * await writeFile('junit.xml', renderFuzzJunit(report))
@@ -156,6 +156,20 @@ export function renderFuzzJunit(report: FuzzReport): string {
     `      <property name="seed" value="${report.seed}"/>`,
     `      <property name="target" value="${escapeXml(report.target)}"/>`,
     `      <property name="requests" value="${report.requests.total}"/>`,
+    `      <property name="budget" value="${report.requests.budget ?? 'none (--duration)'}"/>`,
+    `      <property name="shrinking requests" value="${report.requests.shrinking}"/>`,
+    // Coverage's third axis: the statuses each route answered.
+    ...Object.entries(report.coverage)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .filter(([, entry]) => Object.keys(entry.statuses).length > 0)
+      .map(
+        ([route, entry]) =>
+          `      <property name="statuses ${escapeXml(route)}" value="${escapeXml(
+            Object.entries(entry.statuses)
+              .map(([status, n]) => `${status}×${n}`)
+              .join(' '),
+          )}"/>`,
+      ),
     '    </properties>',
     ...cases,
     '  </testsuite>',
