@@ -65,6 +65,17 @@ describe('intent-devnet fuzz (spawned)', () => {
     expect(report.requests.total).toBeLessThanOrEqual(300)
   }, 180_000)
 
+  test('without --target: a simulator of its own (a child process), gone when the run ends', async () => {
+    const dir = join(out, 'own')
+    const run = await fuzz(['--seed', '4', '--budget', '150', '--out', dir])
+    expect(run.code).toBe(0)
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'))
+    expect(report.target).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(report.requests.total).toBeLessThanOrEqual(150)
+    // Its simulator is gone with it.
+    await expect(fetch(`${report.target}/health`)).rejects.toThrow()
+  }, 180_000)
+
   test('a finding: exit 1, its scenario written and the replay command printed', async () => {
     const set = async (enable: string[]) => {
       const response = await fetch(`${local.target}/_devnet/faults`, {
