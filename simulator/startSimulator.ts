@@ -62,6 +62,8 @@ export type StartSimulatorParameters = StartOptions & {
   launchAnvil?: AnvilLauncher | undefined
   /** Start the chains from the baked boot state when it applies (startDevnet's `bootState`; default false). */
   bootState?: boolean | undefined
+  /** The devnet's time at start, unix seconds (startDevnet's `clockAt`: a replay's recorded instant). */
+  clockAt?: number | undefined
 }
 
 /** A running simulator: chains, domain services and the HTTP service. */
@@ -106,6 +108,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
     log: parameters.log,
     launchAnvil: parameters.launchAnvil ?? early?.launch,
     bootState: parameters.bootState,
+    clockAt: parameters.clockAt,
   }).finally(() => early?.release())
   // Temp files of writes a kill cut short (the devnet refused the dir if another run used it).
   if (parameters.stateDir) {

@@ -39,6 +39,9 @@ export async function captureTarget(target: string, apiKey: string): Promise<Tar
     throw new RecorderError(`The target ${target} does not answer.`, { cause: error as Error })
   }
   const text = await response.text()
+  // The target's clock said `clock.now` about when its manifest answered; the capture's own
+  // duration is added to it when the capture ends (the instant the recording begins).
+  const manifestAt = performance.now()
   if (response.status !== 200)
     return {
       chainStateProblem: `the target has no control API (GET /_devnet/manifest answered ${response.status}), so chain state and the clock could not be captured`,
@@ -83,6 +86,7 @@ export async function captureTarget(target: string, apiKey: string): Promise<Tar
       faults,
       chainState: {
         offsetSeconds: manifest.clock.offsetSeconds,
+        now: manifest.clock.now + Math.floor((performance.now() - manifestAt) / 1000),
         chains: chains.map(({ chainId, state, gas }) => ({ chainId, state: state as Hex, gas })),
         prices,
         service: {

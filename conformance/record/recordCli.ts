@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander'
 import { onStopSignal } from './onStopSignal'
 import { readRecording } from './readRecording'
-import { DEFAULT_RECORD_PORT, RecorderError, startRecorder } from './startRecorder'
+import { clockOf, DEFAULT_RECORD_PORT, RecorderError, startRecorder } from './startRecorder'
 import { writeRecording } from './writeRecording'
 
 /** The journal `record` keeps beside its output until the scenario is written. */
@@ -85,7 +85,7 @@ export function register(program: Command): void {
         console.log(`  chain ${chainId} RPC: ${url}`)
       console.log(
         state.chainState
-          ? `  chain state and clock captured (offset ${state.chainState.offsetSeconds}s)`
+          ? `  chain state and clock captured (${clockOf(state.chainState)})`
           : `  ${state.chainStateProblem}`,
       )
       if (state.faultsAtStart.length > 0)

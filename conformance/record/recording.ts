@@ -65,6 +65,12 @@ export type RecordedEvent = RecordedExchange | RecordedTransaction | RecordedWeb
  */
 export type RecordedChainState = {
   offsetSeconds: number
+  /**
+   * The devnet's time when the recording began, unix seconds (the target's own clock: its
+   * manifest's `clock.now` plus how long the capture took). A replay starts its clock at this
+   * instant, however long after the recording it runs. Absent in journals of older recorders.
+   */
+  now?: number | undefined
   /** Each chain's `anvil_dumpState` and its gas (head block, next base fee); `gas` is absent in older journals. */
   chains: { chainId: number; state: Hex; gas?: ChainGas | undefined }[]
   /** USD prices by token symbol (`POST /_devnet/prices` answers them). */

@@ -12,7 +12,7 @@ import { captureTarget, RecorderError } from './captureTarget'
 import { openJournal } from './journal'
 import { apiKeyMode, recordedHeaders, recordedResponseHeaders } from './recordedHeaders'
 import type { RecorderState } from './recorderState'
-import type { Recording } from './recording'
+import type { RecordedChainState, Recording } from './recording'
 import {
   type LocalAnswer,
   type Relay,
@@ -265,9 +265,15 @@ export function summarize(recording: Recording): {
     transactions: recording.counts.chain,
     webhooks: recording.counts.webhook,
     chainState: recording.chainState
-      ? `captured: chains ${recording.chainState.chains.map((c) => c.chainId).join(', ')}, clock offset ${recording.chainState.offsetSeconds}s`
+      ? `captured: chains ${recording.chainState.chains.map((c) => c.chainId).join(', ')}, ${clockOf(recording.chainState)}`
       : `not captured: ${recording.chainStateProblem ?? 'unknown reason'}`,
   }
+}
+
+/** The recorded clock as `record` prints it: the devnet's time when recording began and its offset. */
+export function clockOf(chainState: RecordedChainState): string {
+  const at = chainState.now === undefined ? '' : `${new Date(chainState.now * 1000).toISOString()}, `
+  return `clock ${at}offset ${chainState.offsetSeconds}s`
 }
 
 /** Reads a `--chains` file (chain RPC URLs and funded keys), failing early on a key that is not one. */

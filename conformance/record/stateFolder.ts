@@ -12,6 +12,12 @@ export type RecordedService = {
   swapFeeBps?: number | undefined
   /** USD prices by token symbol. */
   prices?: Record<string, number> | undefined
+  /**
+   * The devnet's time when the recording began, unix seconds: a replay's simulator starts its
+   * clock there (absent in folders of older recorders: the replay then keeps `devnet.json`'s
+   * offset to the wall clock).
+   */
+  clockAt?: number | undefined
 }
 
 const servicePath = (dir: string) => join(dir, 'service.json')
@@ -37,7 +43,11 @@ export async function writeRecordedState(dir: string, captured: RecordedChainSta
       ...(Object.keys(gas).length > 0 && { gas }),
     },
   )
-  const service: RecordedService = { ...captured.service, prices: captured.prices }
+  const service: RecordedService = {
+    ...captured.service,
+    prices: captured.prices,
+    ...(captured.now !== undefined && { clockAt: captured.now }),
+  }
   await writeFile(servicePath(dir), `${JSON.stringify(service, null, 2)}\n`)
 }
 

@@ -28,6 +28,15 @@ export type StartDevnetParameters = {
   balance?: number | undefined
   /** Every chain also mines a block every this many seconds (Anvil's `--block-time`). Default: only on each transaction. */
   blockTime?: number | undefined
+  /**
+   * The devnet's time when its chains are aligned at start, unix seconds: the clock's offset is
+   * set so that `now()` is this instant then (negative when it is in the past), and the wall
+   * clock runs on from there. A chain whose head is already later pulls the clock forward (chain
+   * time never goes back). Default: the state dir's saved offset, else the wall clock. A replay
+   * sets it to the instant the recording began, so a recording replays at its own time however
+   * long after it was made.
+   */
+  clockAt?: number | undefined
   /** Progress lines (what was loaded, placed, funded). */
   log?: ((line: string) => void) | undefined
   /**

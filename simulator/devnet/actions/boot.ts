@@ -128,6 +128,8 @@ export async function bootDevnet(parameters: StartDevnetParameters = {}): Promis
       }),
     )
     // The block that aligns the clocks carries the checkpoint's base fee, the next one its next.
+    // An instant asked for becomes an offset to the wall clock right before the alignment.
+    if (parameters.clockAt !== undefined) offset = parameters.clockAt - Math.floor(Date.now() / 1000)
     offset = await alignClocks(chains, offset, (chainId) => restorable[chainIds.indexOf(chainId)])
     // Boot's batches turn automine back on, which ends Anvil's interval mining: `--block-time`
     // is set again once the chains are placed and funded.

@@ -9,7 +9,9 @@ import { restoreChainGas } from './gas'
  * Makes every chain's time agree with the clock: the next block of each chain is stamped
  * `wall + offset` and mined (Anvil then keeps that offset to wall time for later blocks). A chain
  * already ahead of the clock (state loaded from a later run, a fork of a chain whose clock runs
- * fast) pulls the clock forward instead: chain time never goes back. Returns the new offset.
+ * fast) pulls the clock forward instead: chain time never goes back. The offset may be negative
+ * (a devnet at an instant in the past: a replay at the time its recording began). Returns the new
+ * offset.
  * With `gas`, a chain it names gets its saved gas back around that block (restoreChainGas).
  *
  * @example
@@ -22,7 +24,8 @@ export async function alignClocks(
 ): Promise<number> {
   const latest = await Promise.all(chains.map((chain) => chain.publicClient.getBlock({ blockTag: 'latest' })))
   const wall = Math.floor(Date.now() / 1000)
-  const ahead = Math.max(0, ...latest.map((block) => Number(block.timestamp) - wall))
+  // Where the latest chain head stands to the wall clock (negative for chains in the past).
+  const ahead = Math.max(...latest.map((block) => Number(block.timestamp) - wall))
   const next = Math.max(offset, ahead)
   const target = BigInt(wall + next)
   await Promise.all(
