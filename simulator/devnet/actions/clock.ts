@@ -1,3 +1,4 @@
+import { type Hex, toHex } from 'viem'
 import type { DevnetChain } from '../chain'
 import { type DevnetState, liveChains } from '../devnetState'
 import { DevnetError } from '../errors'
@@ -30,6 +31,15 @@ export async function alignClocks(
   const target = BigInt(wall + next)
   await Promise.all(
     chains.map(async (chain) => {
+      // An instant before the wall clock (a replay at its recorded time): an Anvil started now
+      // counts its genesis, stamped now, as its last block whatever state it loaded, and refuses
+      // an earlier stamp. `evm_setTime` moves its time there (never below a head: `target` is at
+      // least every chain's latest block).
+      if (next < 0)
+        await chain.testClient.request<{ Method: 'evm_setTime'; Parameters: [Hex]; ReturnType: unknown }>({
+          method: 'evm_setTime',
+          params: [toHex(target)],
+        })
       await chain.testClient.setNextBlockTimestamp({ timestamp: target })
       const mine = () => chain.testClient.mine({ blocks: 1 })
       const saved = gas(chain.chainId)
