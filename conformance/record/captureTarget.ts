@@ -23,7 +23,7 @@ export type TargetCapture = {
 /**
  * Asks the target what a replay needs to behave as it did: its manifest (an intent-devnet has
  * one), the faults enabled now, and (for an intent-devnet) every chain's state and gas, the clock,
- * the price table, the service's configuration (quote lifetime, swap fee) and the recorded key's
+ * the price table, the service's configuration (quote lifetime, swap fee, gas prices, strict versioning) and the recorded key's
  * deposit-processor configuration. A target without the control API is recorded all the same;
  * the capture says why its state could not be taken.
  *
@@ -79,7 +79,7 @@ export async function captureTarget(target: string, apiKey: string): Promise<Tar
     // The simulator's chain capture, from its public entry, loaded only for an intent-devnet.
     const { captureChainState } = await import('../../simulator/index')
     const chains = await Promise.all(manifest.chains.map((c) => captureChainState(c.chainId, c.rpcUrl)))
-    const service = manifest.service as { quoteTtlSeconds: number; swapFeeBps?: unknown }
+    const { service } = manifest
     return {
       manifest,
       manifestRaw: raw,
@@ -92,6 +92,8 @@ export async function captureTarget(target: string, apiKey: string): Promise<Tar
         service: {
           quoteTtlSeconds: service.quoteTtlSeconds,
           ...(typeof service.swapFeeBps === 'number' && { swapFeeBps: service.swapFeeBps }),
+          ...(service.gasPrices && { gasPrices: service.gasPrices }),
+          ...(service.strictVersion && { strictVersion: true }),
         },
         depositSetup: depositSetup as Record<string, unknown> | undefined,
       },

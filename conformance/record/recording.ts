@@ -75,8 +75,19 @@ export type RecordedChainState = {
   chains: { chainId: number; state: Hex; gas?: ChainGas | undefined }[]
   /** USD prices by token symbol (`POST /_devnet/prices` answers them). */
   prices?: Record<string, number> | undefined
-  /** The service's configuration: quote lifetime and swap fee (the manifest's `service`). */
-  service?: { quoteTtlSeconds: number; swapFeeBps?: number | undefined } | undefined
+  /**
+   * The service's configuration (the manifest's `service`): quote lifetime, swap fee, the gas
+   * price quotes charge per chain (gwei by chain id, `--gas-price`) and whether it refuses
+   * requests without `x-api-version` (`--strict-version`).
+   */
+  service?:
+    | {
+        quoteTtlSeconds: number
+        swapFeeBps?: number | undefined
+        gasPrices?: Record<string, string> | undefined
+        strictVersion?: boolean | undefined
+      }
+    | undefined
   /** `GET /deposit-processor/setup` of the recorded key (its secret masked), when it had one. */
   depositSetup?: Record<string, unknown> | undefined
 }

@@ -86,6 +86,8 @@ export async function replayRecording(parameters: ReplayRecordingParameters): Pr
       log: parameters.log,
       quoteTtlSeconds: service.quoteTtlSeconds,
       swapFeeBps: service.swapFeeBps,
+      gasPrices: service.gasPrices,
+      strictVersion: service.strictVersion,
       // The devnet's time when the recording began: the chains' next block and the service's
       // clock start there, so the replay runs at the recorded time however long after it is made.
       clockAt: service.clockAt,

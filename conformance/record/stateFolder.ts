@@ -10,6 +10,10 @@ export const stateDirOf = (file: string) => `${file}.state`
 export type RecordedService = {
   quoteTtlSeconds?: number | undefined
   swapFeeBps?: number | undefined
+  /** The gas price quotes charge per chain, gwei by chain id (`--gas-price`). */
+  gasPrices?: Record<string, string> | undefined
+  /** The service refused requests without `x-api-version` (`--strict-version`). */
+  strictVersion?: boolean | undefined
   /** USD prices by token symbol. */
   prices?: Record<string, number> | undefined
   /**

@@ -44,7 +44,15 @@ let receiver: WebhookReceiver
 
 beforeAll(async () => {
   ;[sim, fresh] = await Promise.all([
-    startSimulator({ port: 0, host: '127.0.0.1', chainIds: CHAINS, apiKey: 'sessions-key-0123' }),
+    // Configured as people configure theirs: quotes charge other gas prices than the defaults
+    // (the replay restores them from the recorded manifest, or every fee differs).
+    startSimulator({
+      port: 0,
+      host: '127.0.0.1',
+      chainIds: CHAINS,
+      apiKey: 'sessions-key-0123',
+      gasPrices: { '10': '0.003', '8453': '0.05' },
+    }),
     startSimulator({ port: 0, host: '127.0.0.1', chainIds: CHAINS, apiKey: 'fresh-key-0123' }),
   ])
   // A devnet people record on has been used: Base's base fee is no longer Optimism's.
