@@ -8,28 +8,61 @@ const INTENT_PROGRESS: Record<string, number> = {
   FILLED: 2,
   COMPLETED: 3,
 }
-/** Statuses no later poll changes. */
-const TERMINAL = ['COMPLETED', 'FAILED', 'EXPIRED', 'completed', 'failed', 'rejected', 'refunded', 'ignored']
+/** Statuses no later poll changes (intents, deposits, webhook events). */
+const TERMINAL = [
+  'COMPLETED',
+  'FAILED',
+  'EXPIRED',
+  'completed',
+  'failed',
+  'rejected',
+  'refunded',
+  'ignored',
+  'delivered',
+  'skipped',
+]
 /** Deposit statuses before a terminal one. */
 const DEPOSIT_PROGRESS: Record<string, number> = { processing: 0, delayed: 1, expecting_refund: 1 }
+/** The elements of a listed answer whose statuses a poll's end looks at (the first ones). */
+const MAX_LISTED = 20
 
 /**
  * The final state of a polled status (`poll.final`), from the answer the client saw last: any
  * terminal status, and any status past the recorded one (a settlement does not go back), so a
  * replay whose poll can no longer reach the recorded answer ends at once instead of waiting out
- * its limit. Undefined for an answer with no top-level `status`.
+ * its limit. The status is the answer's own (`/status`: an intent) or, for a list, that of each
+ * of its first elements (`/deposits/0/status`, …: deposits or webhook events polled until they
+ * settle; the poll ends when every one of them is final). Undefined for an answer with neither.
  *
  * @example
  * finalStatuses({ status: 'PENDING' }) // { '/status': { oneOf: ['PRECONFIRMED', 'CLAIMED', 'FILLED', 'COMPLETED', …] } }
+ * finalStatuses({ deposits: [{ status: 'completed' }] }) // { '/deposits/0/status': { oneOf: ['completed', 'failed', …] } }
  */
 export function finalStatuses(answer: unknown): Record<string, Matcher> | undefined {
-  const status = (answer as { status?: unknown })?.status
-  if (typeof status !== 'string') return undefined
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return undefined
+  const top = (answer as { status?: unknown }).status
+  if (typeof top === 'string') return { '/status': { oneOf: finalOf(top) } }
+  const found: Record<string, Matcher> = {}
+  for (const [key, list] of Object.entries(answer)) {
+    if (!Array.isArray(list)) continue
+    list.slice(0, MAX_LISTED).forEach((item, i) => {
+      const status = (item as { status?: unknown } | null)?.status
+      if (typeof status === 'string') found[`/${escapePointer(key)}/${i}/status`] = { oneOf: finalOf(status) }
+    })
+  }
+  return Object.keys(found).length > 0 ? found : undefined
+}
+
+/** The statuses that end a poll whose recorded answer had `status`. */
+function finalOf(status: string): string[] {
   const progress = status in DEPOSIT_PROGRESS ? DEPOSIT_PROGRESS : INTENT_PROGRESS
   const rank = progress[status]
   const later = rank === undefined ? [] : Object.keys(progress).filter((s) => (progress[s] ?? -1) > rank)
   const final = [...new Set([...later, ...TERMINAL.filter((s) => s !== status || rank === undefined)])]
   // A terminal status the client saw is itself final (its poll ends on it either way).
   if (TERMINAL.includes(status)) final.push(status)
-  return { '/status': { oneOf: [...new Set(final)] } }
+  return [...new Set(final)]
 }
+
+/** A key as a JSON Pointer segment (RFC 6901). */
+const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')

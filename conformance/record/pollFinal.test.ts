@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { finalStatuses } from './pollFinal'
+
+describe('finalStatuses: where a replayed poll ends', () => {
+  it('an intent: any terminal status, and any status past the recorded one', () => {
+    const final = finalStatuses({ status: 'PRECONFIRMED' })!['/status'] as { oneOf: string[] }
+    expect(final.oneOf).toEqual(
+      expect.arrayContaining(['CLAIMED', 'FILLED', 'COMPLETED', 'FAILED', 'EXPIRED']),
+    )
+    expect(final.oneOf).not.toContain('PENDING')
+    expect(final.oneOf).not.toContain('PRECONFIRMED')
+    // A terminal status the client saw ends the poll on itself too.
+    expect((finalStatuses({ status: 'COMPLETED' })!['/status'] as { oneOf: string[] }).oneOf).toContain(
+      'COMPLETED',
+    )
+  })
+
+  it('a list polled until its elements settle: each listed deposit or webhook event, all final', () => {
+    const deposits = finalStatuses({
+      deposits: [{ id: 'a', status: 'completed' }, { id: 'b', status: 'processing' }, { id: 'c' }],
+      nextCursor: null,
+    })!
+    expect(Object.keys(deposits)).toEqual(['/deposits/0/status', '/deposits/1/status'])
+    expect((deposits['/deposits/0/status'] as { oneOf: string[] }).oneOf).toEqual(
+      expect.arrayContaining(['completed', 'failed', 'refunded']),
+    )
+    expect((deposits['/deposits/1/status'] as { oneOf: string[] }).oneOf).toEqual(
+      expect.arrayContaining(['delayed', 'completed', 'failed']),
+    )
+    expect((deposits['/deposits/1/status'] as { oneOf: string[] }).oneOf).not.toContain('processing')
+    const events = finalStatuses({ events: [{ status: 'pending' }] })!
+    expect((events['/events/0/status'] as { oneOf: string[] }).oneOf).toEqual(
+      expect.arrayContaining(['delivered', 'failed', 'skipped']),
+    )
+  })
+
+  it('nothing to end on: no status, an empty list, not an object', () => {
+    expect(finalStatuses({ deposits: [], nextCursor: null })).toBeUndefined()
+    expect(finalStatuses({ balance: '1' })).toBeUndefined()
+    expect(finalStatuses([{ status: 'completed' }])).toBeUndefined()
+    expect(finalStatuses('COMPLETED')).toBeUndefined()
+  })
+})
