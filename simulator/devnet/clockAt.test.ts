@@ -30,17 +30,23 @@ describe('startDevnet: clockAt, a devnet at an instant in the past', () => {
       await first.stop()
 
       // Loaded again by an Anvil started now (its genesis stamped now), at an instant after the
-      // saved head: the chain's next block and the clock are there, not at the wall clock.
+      // saved head: no block is mined to align it (the block numbers stay the saved ones), the
+      // clock is at that instant and the next block is stamped from there, not from the wall clock.
       const at = past + 600
       const second = await startDevnet({ chainIds: [8453], stateDir: dir, clockAt: at })
       try {
         const chain = second.chain(8453)
-        const aligned = await chain.publicClient.getBlock({ blockTag: 'latest' })
-        expect(Number(aligned.timestamp)).toBe(at)
+        expect(String(await chain.publicClient.getBlockNumber({ cacheTime: 0 }))).toBe(gasBefore.blockNumber)
         expect(second.now() - at).toBeLessThanOrEqual(2)
-        // The restored gas rides on that block as on any other alignment.
+        // The saved gas: the head's base fee and the next block's.
         const gasAfter = await readChainGas(chain.publicClient)
-        expect(gasAfter.baseFeePerGas).toBe(gasBefore.baseFeePerGas)
+        expect(gasAfter).toEqual(gasBefore)
+        await chain.testClient.mine({ blocks: 1 })
+        const mined = await chain.publicClient.getBlock({ blockTag: 'latest' })
+        expect(mined.number).toBe(BigInt(gasBefore.blockNumber) + 1n)
+        expect(mined.baseFeePerGas).toBe(BigInt(gasBefore.nextBaseFeePerGas))
+        expect(Number(mined.timestamp) - at).toBeGreaterThanOrEqual(0)
+        expect(Math.abs(Number(mined.timestamp) - second.now())).toBeLessThanOrEqual(1)
         // Later blocks follow the clock in the past (Anvil keeps the negative offset), and the
         // clock still moves forward on request.
         await new Promise((resolve) => setTimeout(resolve, 1100))

@@ -135,6 +135,11 @@ describe('every recorded session replays, three times from its state and against
     const steps = (parse(text) as { steps: YamlStep[] }).steps
     expect(steps.some((s) => s.chain?.action === 'transfer')).toBe(true)
     expect(steps.find((s) => s.webhook?.type === 'deposit-received')?.webhook?.signature).toBe('valid')
+    // The client's list of its deposits, polled until settled, ends its replay poll on that too.
+    const listed = steps.find((s) => s.http?.path?.startsWith('/deposit-processor/deposits'))!
+    expect(listed.poll?.final['/deposits/0/status']?.oneOf).toEqual(
+      expect.arrayContaining(['completed', 'failed']),
+    )
     for (const run of runs)
       expect(
         run.scenarios[0]!.checks.find((c) => c.name === 'webhook deposit-received signature')?.status,

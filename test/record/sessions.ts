@@ -203,6 +203,15 @@ export async function depositSession(
     30_000,
   )
   if (hook?.signature !== 'valid') throw new Error(`the deposit webhook's signature is ${hook?.signature}`)
+  // Then lists the account's deposits until the one it made settles, as a client's dashboard does.
+  const listed = `${recorder.url}/deposit-processor/deposits?account=${fresh}`
+  for (let i = 0; ; i++) {
+    const { deposits } = await call(listed, { headers: h, expect: 200 })
+    const status = (deposits as { status: string }[])[0]?.status
+    if (status && status !== 'processing') break
+    if (i >= 240) throw new Error(`the deposit of ${fresh} is still ${status ?? 'not listed'}`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
 }
 
 /**

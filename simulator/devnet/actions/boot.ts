@@ -128,9 +128,14 @@ export async function bootDevnet(parameters: StartDevnetParameters = {}): Promis
       }),
     )
     // The block that aligns the clocks carries the checkpoint's base fee, the next one its next.
-    // An instant asked for becomes an offset to the wall clock right before the alignment.
-    if (parameters.clockAt !== undefined) offset = parameters.clockAt - Math.floor(Date.now() / 1000)
-    offset = await alignClocks(chains, offset, (chainId) => restorable[chainIds.indexOf(chainId)])
+    // An instant asked for becomes an offset to the wall clock right before the alignment. Chains
+    // that all loaded a saved state are then aligned without a block (a replay: the recorded
+    // block numbers stay as they were).
+    const at = parameters.clockAt
+    if (at !== undefined) offset = at - Math.floor(Date.now() / 1000)
+    offset = await alignClocks(chains, offset, (chainId) => restorable[chainIds.indexOf(chainId)], {
+      mine: at === undefined || states.some((saved) => saved === undefined),
+    })
     // Boot's batches turn automine back on, which ends Anvil's interval mining: `--block-time`
     // is set again once the chains are placed and funded.
     const blockTime = parameters.blockTime

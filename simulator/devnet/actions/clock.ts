@@ -14,6 +14,9 @@ import { restoreChainGas } from './gas'
  * (a devnet at an instant in the past: a replay at the time its recording began). Returns the new
  * offset.
  * With `gas`, a chain it names gets its saved gas back around that block (restoreChainGas).
+ * With `mine: false` no block is mined: each Anvil's time is set to the clock (`evm_setTime`, the
+ * blocks after are stamped from there) and a chain named by `gas` gets its next block's base fee,
+ * so the chains keep their block numbers (a replay numbers its blocks as the recording did).
  *
  * @example
  * state.offset = await alignClocks(state.chains, state.offset)
@@ -22,6 +25,7 @@ export async function alignClocks(
   chains: readonly DevnetChain[],
   offset: number,
   gas: (chainId: number) => ChainGas | undefined = () => undefined,
+  options: { mine?: boolean } = {},
 ): Promise<number> {
   const latest = await Promise.all(chains.map((chain) => chain.publicClient.getBlock({ blockTag: 'latest' })))
   const wall = Math.floor(Date.now() / 1000)
@@ -29,20 +33,26 @@ export async function alignClocks(
   const ahead = Math.max(...latest.map((block) => Number(block.timestamp) - wall))
   const next = Math.max(offset, ahead)
   const target = BigInt(wall + next)
+  const mineBlock = options.mine ?? true
   await Promise.all(
     chains.map(async (chain) => {
+      const saved = gas(chain.chainId)
       // An instant before the wall clock (a replay at its recorded time): an Anvil started now
       // counts its genesis, stamped now, as its last block whatever state it loaded, and refuses
       // an earlier stamp. `evm_setTime` moves its time there (never below a head: `target` is at
-      // least every chain's latest block).
-      if (next < 0)
+      // least every chain's latest block); without a block mined, it is the alignment itself.
+      if (next < 0 || !mineBlock)
         await chain.testClient.request<{ Method: 'evm_setTime'; Parameters: [Hex]; ReturnType: unknown }>({
           method: 'evm_setTime',
           params: [toHex(target)],
         })
+      if (!mineBlock) {
+        if (saved)
+          await chain.testClient.setNextBlockBaseFeePerGas({ baseFeePerGas: BigInt(saved.nextBaseFeePerGas) })
+        return
+      }
       await chain.testClient.setNextBlockTimestamp({ timestamp: target })
       const mine = () => chain.testClient.mine({ blocks: 1 })
-      const saved = gas(chain.chainId)
       await (saved ? restoreChainGas(chain, saved, mine) : mine())
     }),
   )
