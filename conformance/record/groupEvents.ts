@@ -11,13 +11,34 @@ export type Group =
   | { kind: 'chain'; event: RecordedTransaction }
   | { kind: 'webhook'; event: RecordedWebhook }
 
-/** The recording's events in order (read from its journal), consecutive identical GETs (a client polling) as one group. */
+/** Webhook deliveries held back at most while a client polls (past it, the poll's group ends). */
+const MAX_HELD_WEBHOOKS = 64
+
+/**
+ * The recording's events in order (read from its journal), consecutive identical GETs (a client
+ * polling) as one group. Webhook deliveries that arrive while a client polls (the service's, not
+ * the client's doing) do not end its poll: they follow the poll's group (a webhook step finds a
+ * delivery that came before it), so a poll of a deposit list broken by the deposit's webhooks is
+ * still one step, ending on the last answer the client saw, not an in-between one a faster or
+ * slower replay cannot see again.
+ */
 export async function* groupEvents(recording: Recording): AsyncGenerator<Group> {
   let previous: Group | undefined
+  let held: Group[] = []
+  const flush = function* () {
+    if (previous) yield previous
+    previous = undefined
+    yield* held
+    held = []
+  }
   for await (const event of journalEvents(recording.journal)) {
+    if (event.kind === 'webhook' && previous?.kind === 'http' && previous.last.method === 'GET') {
+      held.push({ kind: 'webhook', event })
+      if (held.length >= MAX_HELD_WEBHOOKS) yield* flush()
+      continue
+    }
     if (event.kind !== 'http') {
-      if (previous) yield previous
-      previous = undefined
+      yield* flush()
       yield event.kind === 'chain' ? { kind: 'chain', event } : { kind: 'webhook', event }
       continue
     }
@@ -32,11 +53,11 @@ export async function* groupEvents(recording: Recording): AsyncGenerator<Group> 
       previous.last = event
       previous.count++
     } else {
-      if (previous) yield previous
+      yield* flush()
       previous = { kind: 'http', first: event, last: event, count: 1 }
     }
   }
-  if (previous) yield previous
+  yield* flush()
 }
 
 /** The version a request spoke, as a scenario step writes it. */
