@@ -76,6 +76,21 @@ const cliUnderNpx = (args: string[]) => {
   return { child, exited, output: () => ({ stdout, stderr }) }
 }
 
+/** `record` under the real `npx` (npm exec → sh -c → the bin), npx in a process group of its own. */
+const cliUnderRealNpx = (args: string[]) => {
+  const child = spawn('npx', ['intent-devnet', ...args], {
+    cwd: root,
+    env: { ...process.env, INTENT_DEVNET_BUNDLE: '0' },
+    detached: true,
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (data) => (stdout += data))
+  child.stderr.on('data', (data) => (stderr += data))
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+  return { child, exited, output: () => ({ stdout, stderr }) }
+}
+
 /** Starts `record` and waits for the proxy's URL. */
 async function startRecord(
   out: string,
@@ -166,5 +181,29 @@ describe.concurrent('a recorder that stops', () => {
     expect(record.output().stdout).toMatch(/stopping: its parent process \d+ ended/)
     expect(record.output().stdout).toMatch(/wrote .*npx\.yaml: 5 steps from 5 exchanges/)
     expect(parseScenario(await readFile(out, 'utf8'), out).scenario!.steps).toHaveLength(5)
+  }, 120_000)
+
+  it('SIGINT to the real npx (npm passes it to its shell, which keeps it) writes the file', async ({
+    expect,
+  }) => {
+    const out = join(dir, 'npx-int.yaml')
+    const args = ['record', '--target', target, '--api-key', 'killed-key-1234', '--port', '0', '--out', out]
+    const record = await startRecord(out, cliUnderRealNpx(args))
+    try {
+      for (let i = 0; i < 5; i++) expect((await get(record.url, i)).status).toBe(200)
+      // To npx alone, as `kill -INT <npx pid>` sends it (Ctrl-C in a terminal signals the whole group).
+      record.child.kill('SIGINT')
+      await record.exited
+      expect(record.output().stdout).toMatch(
+        /stopping: its parent process \d+ \(the shell npx runs it with\) was interrupted/,
+      )
+      expect(record.output().stdout).toMatch(/wrote .*npx-int\.yaml: 5 steps from 5 exchanges/)
+      expect(parseScenario(await readFile(out, 'utf8'), out).scenario!.steps).toHaveLength(5)
+    } finally {
+      // Nothing of the group left running if it did not stop (its pid is the group's id).
+      try {
+        process.kill(-record.child.pid!, 'SIGKILL')
+      } catch {}
+    }
   }, 120_000)
 })
