@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, preSerializationHookHandler, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
-import type { AlpsRouteResponse, BlancRouteResponse } from '../../../spec'
+import type { AlpsRouteResponse, BlancRouteResponse, INTENT_ROUTES } from '../../../spec'
 import type { AppPlugin } from '../../http/app'
 import { TRACE_ID_HEADER } from '../../http/plugins/traceId'
 import { bendAuth } from './auth'
@@ -17,7 +17,7 @@ export type HttpFaultsOptions = {
 }
 
 /** The quote routes of the table, whose answers the `quotes.*` answer faults change. */
-const QUOTE_ROUTES = new Set(['quote', 'quotePublic'])
+const QUOTE_ROUTES = new Set<string>(['quote', 'quotePublic'] satisfies (keyof typeof INTENT_ROUTES)[])
 
 /** `quotes.*` answer faults, a preSerialization hook of the quote routes: the answer as shaped, changed in place (so still trusted: trustedResponse.ts). */
 function quoteAnswerFaults(faults: Has): preSerializationHookHandler<unknown> {
