@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { faultControl } from '../faultInjection/http/control'
 import { createFaults, FAULT_NAMES } from '../faults/faults'
@@ -247,7 +248,7 @@ test('without the fault plugin the HTTP plugins know no fault: every fault on, e
   // The control service on the registry, but not the plugin (buildApp's `plugins` left empty).
   const app = await buildApp({ apiKeys: [KEY] }, stubServices({ faults: faultControl(faults) }))
   try {
-    const inject = (options: Parameters<typeof app.inject>[0]) => app.inject(options)
+    const inject = (options: InjectOptions) => app.inject(options)
     const noKey = await inject({ method: 'POST', url: '/intents/route', payload: routeRequest() })
     expect(noKey.statusCode).toBe(401)
     expect(noKey.headers['x-trace-id']).toBeDefined()
