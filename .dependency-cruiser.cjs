@@ -1,19 +1,23 @@
 // The direction of imports (docs/architecture.md): upper layers import lower ones, never the
 // reverse. `npm run check` runs this; a violation fails the build.
 //
-//   cli → startSimulator → http, faultInjection → intents/settlement/quoting/deposits/withdrawals
-//   → prices, signing, eip712 → devnet → faults, util        (spec and contracts: anyone)
-//   Only http/, faultInjection/ and the composition root know the fault switchboard (faults/).
+//   cli → startSimulator → faultInjection/http → http, faultInjection → intents/settlement/quoting/
+//   deposits/withdrawals → prices, signing, eip712 → devnet → faults, util (spec, contracts: anyone)
+//   Only faultInjection/ (its HTTP plugin in faultInjection/http/ included) and the composition
+//   root know the fault switchboard (faults/); http/ knows no fault.
 //
 // Tests and `testing/` helpers may reach across layers to wire what they check.
 const notTest = '\\.test\\.ts$|/testing/'
 
-/** `from` may import, inside simulator/, only these folders (and itself). */
-const layer = (from, allowed) => ({
+/** `from` may import, inside simulator/, only these folders (and itself); `except` are subfolders with a rule of their own. */
+const layer = (from, allowed, except = []) => ({
   name: `layer-${from}`,
   comment: `simulator/${from}/ may import only ${allowed.join(', ') || 'nothing else'} inside simulator/.`,
   severity: 'error',
-  from: { path: `^simulator/${from}/`, pathNot: notTest },
+  from: {
+    path: `^simulator/${from}/`,
+    pathNot: [notTest, ...except.map((folder) => `^simulator/${folder}/`)],
+  },
   to: {
     path: '^simulator/',
     pathNot: [`^simulator/${from}/`, ...allowed.map((folder) => `^simulator/${folder}/`)],
@@ -42,7 +46,14 @@ module.exports = {
       comment: 'Only simulator/http/ and the composition root speak HTTP: domain code throws its own errors.',
       from: {
         path: '^simulator/',
-        pathNot: [notTest, '^simulator/http/', '^simulator/(startSimulator|index)\\.ts$', '^cli/'],
+        pathNot: [
+          notTest,
+          '^simulator/http/',
+          // The HTTP fault plugin: Fastify hooks around the HTTP plugins, registered by the root.
+          '^simulator/faultInjection/http/',
+          '^simulator/(startSimulator|index)\\.ts$',
+          '^cli/',
+        ],
       },
       to: { path: ['^simulator/http/', '^node_modules/(fastify|@fastify|fastify-[^/]+)/'] },
     },
@@ -64,6 +75,14 @@ module.exports = {
       },
       to: { path: '^simulator/faults/' },
     },
+    {
+      name: 'http-knows-no-faults',
+      severity: 'error',
+      comment:
+        "HTTP faults are hooks of one Fastify plugin (simulator/faultInjection/http/) that the composition root registers through buildApp's `plugins`: the HTTP plugins, routes and shaping expose policies it wraps, and never import the fault switchboard or the fault decorators.",
+      from: { path: '^simulator/http/', pathNot: notTest },
+      to: { path: '^simulator/(faults|faultInjection)/' },
+    },
     layer('util', []),
     layer('events', []),
     layer('faults', base),
@@ -77,7 +96,12 @@ module.exports = {
     layer('withdrawals', crypto),
     layer('deposits', ['prices', ...crypto]),
     layer('explorer', ['intents', 'quoting', 'prices', ...crypto]),
-    layer('faultInjection', ['intents', 'quoting', 'deposits', 'withdrawals', 'prices', ...crypto]),
+    layer(
+      'faultInjection',
+      ['intents', 'quoting', 'deposits', 'withdrawals', 'prices', ...crypto],
+      ['faultInjection/http'],
+    ),
+    layer('faultInjection/http', ['http', 'faults', ...base]),
     layer('http', [
       'intents',
       'settlement',

@@ -8,6 +8,8 @@ import { type Devnet, startDevnet } from './devnet/startDevnet'
 import { createEventBus } from './events/eventBus'
 import { createExplorer } from './explorer/createExplorer'
 import { depositFaultDecorators, withDepositFaults } from './faultInjection/deposits'
+import { faultControl } from './faultInjection/http/control'
+import { withHttpFaults } from './faultInjection/http/httpFaults'
 import {
   claimAfterFill,
   withIntentFaults,
@@ -141,7 +143,8 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       requestTimeoutMs: parameters.requestTimeoutMs,
       logger: parameters.logger,
       services,
-      faults,
+      // Every HTTP fault is a hook of this one plugin; the HTTP plugins know none of them.
+      plugins: [withHttpFaults(faults)],
     })
     devnet.setServiceInfo({
       baseUrl: service.baseUrl,
@@ -357,6 +360,7 @@ export async function createServices(parameters: CreateServicesParameters): Prom
       depositProcessor,
       explorer: createExplorer({ intents: intentStore, quotes, chains: devnet.chains, clock: devnet }),
       events,
+      faults: faultControl(faults),
     }
     return { services, quoting, intentStore, settlement, depositProcessor, stop }
   } catch (error) {

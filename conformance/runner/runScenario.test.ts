@@ -13,11 +13,15 @@ import type { LocalTarget } from './startLocalTarget'
  * lacks most capabilities, unlike startLocalTarget's whole simulator.
  */
 async function startBareTarget(parameters: { strictVersion?: boolean } = {}): Promise<LocalTarget> {
-  const [{ buildApp, ApiError }, { stubServices }, { createFaults }] = await Promise.all([
-    import('../../simulator/http'),
-    import('../../simulator/http/testing/stubServices'),
-    import('../../simulator/faults/faults'),
-  ])
+  const [{ buildApp, ApiError }, { stubServices }, { createFaults }, { faultControl }, { withHttpFaults }] =
+    await Promise.all([
+      import('../../simulator/http'),
+      import('../../simulator/http/testing/stubServices'),
+      import('../../simulator/faults/faults'),
+      import('../../simulator/faultInjection/http/control'),
+      import('../../simulator/faultInjection/http/httpFaults'),
+    ])
+  const faults = createFaults()
   // A vendor still building its domain logic: every domain route answers 501.
   const notBuilt = async (): Promise<never> => {
     throw new ApiError('INTERNAL_ERROR', 'Not implemented yet.', { status: 501 })
@@ -49,8 +53,9 @@ async function startBareTarget(parameters: { strictVersion?: boolean } = {}): Pr
         sendTestEvent: notBuilt,
         resendFailedWebhookEvents: notBuilt,
       },
+      faults: faultControl(faults),
     },
-    { faults: createFaults() },
+    { plugins: [withHttpFaults(faults)] },
   )
   await app.listen({ port: 0, host: '127.0.0.1' })
   const { port } = app.server.address() as AddressInfo

@@ -11,6 +11,7 @@
 import { keccak256, toHex } from 'viem'
 import { addresses, tokensByChain } from '../../contracts/addresses'
 import { startDevnet } from '../../simulator/devnet/startDevnet'
+import { withHttpFaults } from '../../simulator/faultInjection/http/httpFaults'
 import { createFaults } from '../../simulator/faults/faults'
 import { startService } from '../../simulator/http/startService'
 import type { IntentStore } from '../../simulator/intents/intentStore'
@@ -108,7 +109,11 @@ async function main() {
   const devnet = await startDevnet({ chainIds: [10, 8453] })
   const faults = createFaults()
   const domain = await createServices({ devnet, faults })
-  const service = await startService({ port: 0, services: domain.services, faults })
+  const service = await startService({
+    port: 0,
+    services: domain.services,
+    plugins: [withHttpFaults(faults)],
+  })
   devnet.setServiceInfo({
     baseUrl: service.baseUrl,
     apiKey: service.apiKey,

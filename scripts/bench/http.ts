@@ -12,6 +12,7 @@ import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
+import { withHttpFaults } from '../../simulator/faultInjection/http/httpFaults'
 import { createFaults } from '../../simulator/faults/faults'
 import { buildApp } from '../../simulator/http/app'
 import { stubServices } from '../../simulator/http/testing/stubServices'
@@ -25,7 +26,10 @@ async function serve(): Promise<void> {
   // The same request shape as the rejected route (POST, JSON body parsed), answered 400 with no plugins.
   bare.post('/bare', async (_request, reply) => reply.code(400).send({ status: 'rejected' }))
   await bare.listen({ host: '127.0.0.1', port: 0 })
-  const app = await buildApp({ apiKeys: [API_KEY] }, stubServices(), { faults: createFaults() })
+  // With the fault plugin on an empty registry, as the simulator runs.
+  const app = await buildApp({ apiKeys: [API_KEY] }, stubServices(), {
+    plugins: [withHttpFaults(createFaults())],
+  })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const url = (server: typeof bare.server) => {
     const address = server.address()

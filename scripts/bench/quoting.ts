@@ -22,6 +22,7 @@ import { encodeFunctionData, erc20Abi, parseUnits } from 'viem'
 import { addresses, tokensByChain } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { startDevnet } from '../../simulator/devnet/startDevnet'
+import { withHttpFaults } from '../../simulator/faultInjection/http/httpFaults'
 import { createFaults } from '../../simulator/faults/faults'
 import { buildApp } from '../../simulator/http/app'
 import { stubServices } from '../../simulator/http/testing/stubServices'
@@ -54,7 +55,8 @@ const app = await buildApp(
       quoteEvery: (request) => counted(quoting.quoteEvery(request)),
     },
   }),
-  { faults: createFaults() },
+  // The fault plugin on an empty registry, as the simulator runs (every fault off).
+  { plugins: [withHttpFaults(createFaults())] },
 )
 const base = await app.listen({ port: 0, host: '127.0.0.1' })
 // The HTTP floor: the same app and route, its quoting replaced by a fixed, real answer (computed
@@ -70,7 +72,8 @@ const stubbed = await buildApp(
       quoteEvery: async () => fixed.every!,
     },
   }),
-  { faults: createFaults() },
+  // The fault plugin on an empty registry, as the simulator runs (every fault off).
+  { plugins: [withHttpFaults(createFaults())] },
 )
 const stubbedBase = await stubbed.listen({ port: 0, host: '127.0.0.1' })
 const bare = Fastify()

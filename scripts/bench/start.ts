@@ -333,6 +333,7 @@ for (const [name, env] of [
   const { createServices } = await import('../../simulator/startSimulator')
   const { startService } = await import('../../simulator/http/startService')
   const { createFaults } = await import('../../simulator/faults/faults')
+  const { withHttpFaults } = await import('../../simulator/faultInjection/http/httpFaults')
   const phases: Record<string, number[]> = {}
   const add = (name: string, ms: number) => {
     phases[name] ??= []
@@ -360,7 +361,11 @@ for (const [name, env] of [
     const domain = await createServices({ devnet, faults })
     add(`${how}: domain services (createServices)`, performance.now() - last)
     last = performance.now()
-    const service = await startService({ port: 0, services: domain.services, faults })
+    const service = await startService({
+      port: 0,
+      services: domain.services,
+      plugins: [withHttpFaults(faults)],
+    })
     add(`${how}: HTTP service built and listening (startService)`, performance.now() - last)
     await service.close()
     await domain.stop()

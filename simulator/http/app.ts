@@ -1,7 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { serializerCompiler } from 'fastify-type-provider-zod'
-import type { Faults } from '../faults/faults'
 import { handleClientError, handleConnectionErrors } from './connectionErrors'
 import type { HttpServices } from './domainServices'
 import { limitJsonBodies } from './jsonLimits'
@@ -18,12 +17,21 @@ import { intentHandlers } from './routes/intents'
 import { SERVER_ROUTES } from './serverRoutes'
 import { trustingSerializerCompiler } from './trustedResponse'
 import type { HttpConfig } from './types'
-import { createValidatorCompiler } from './validation'
+import { createValidationPolicy, createValidatorCompiler } from './validation'
+
+/** A registration on the app, e.g. `(app) => app.register(plugin, options)`. */
+export type AppPlugin = (app: FastifyInstance) => PromiseLike<unknown>
 
 /** Options of {@link buildApp} beyond config and services. */
 export type BuildAppOptions = {
-  /** The fault registry (`/_devnet/faults` changes it; the domain services read the same one). */
-  faults: Faults
+  /**
+   * Plugins registered after the app's own (trace ids, errors, auth, versioning) and before its
+   * routes: their hooks run after the app's own in each phase, their `onRoute` hooks see every
+   * route, and they may wrap the plugins' policies (`authPolicy`, `versionPolicy`, `errorPolicy`,
+   * `validationPolicy`). The composition root adds the HTTP fault plugin here
+   * (simulator/faultInjection/http); none by default.
+   */
+  plugins?: readonly AppPlugin[] | undefined
 }
 
 /** Default largest body: 1 MiB. */
@@ -59,20 +67,19 @@ export function serverTimeouts(config: Pick<HttpConfig, 'requestTimeoutMs' | 'he
  * plugins, then every route of the table ({@link SERVER_ROUTES}) with its handler. The app is not listening; call `listen` or `inject`.
  *
  * @example
- * const app = await buildApp({ apiKeys: ['devnet-key'] }, services, { faults })
+ * const app = await buildApp({ apiKeys: ['devnet-key'] }, services)
  * const res = await app.inject({ method: 'GET', url: '/health' })
  *
  * @param config Keys, version strictness, body limit, logger.
  * @param services The services routes delegate to (built by startSimulator's createServices).
- * @param options The fault registry.
+ * @param options Plugins to register before the routes.
  * @returns The app, its routes registered.
  */
 export async function buildApp(
   config: HttpConfig,
   services: HttpServices,
-  options: BuildAppOptions,
+  options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
-  const { faults } = options
   const timeouts = serverTimeouts(config)
   const app = Fastify({
     logger: config.logger ?? false,
@@ -90,9 +97,10 @@ export async function buildApp(
   handleConnectionErrors(app)
 
   app.decorate('services', services)
-  app.decorate('faults', faults)
   app.decorate('httpConfig', config)
-  app.setValidatorCompiler(createValidatorCompiler(faults))
+  const validationPolicy = createValidationPolicy()
+  app.decorate('validationPolicy', validationPolicy)
+  app.setValidatorCompiler(createValidatorCompiler(validationPolicy))
   // Bodies a service marked with trustResponse skip the second zod pass; every other body is validated.
   app.setSerializerCompiler(trustingSerializerCompiler(serializerCompiler))
   // JSON only: any other content type answers 400 in the envelope rather than being parsed as text.
@@ -103,6 +111,7 @@ export async function buildApp(
   await app.register(errors)
   await app.register(auth, { apiKeys: config.apiKeys })
   await app.register(versioning, { strictVersion: config.strictVersion ?? false })
+  for (const plugin of options.plugins ?? []) await plugin(app)
 
   await registerOpenApi(app)
 

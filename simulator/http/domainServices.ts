@@ -9,6 +9,17 @@ import type { Clock } from '../util/clock'
 import type { WithdrawalService } from '../withdrawals/types'
 
 /**
+ * The fault switchboard as the control API drives it (`GET`/`POST /_devnet/faults`). The HTTP
+ * layer knows no fault: the composition root hands in simulator/faultInjection/http's control.
+ */
+export type FaultControl = {
+  /** The enabled faults, and every fault there is (name → the rule it breaks). */
+  state(): { enabled: string[]; known: Readonly<Record<string, string>> }
+  /** Clears (when asked), then disables and enables; a name it does not know throws and changes nothing. */
+  change(change: { enable: readonly string[]; disable: readonly string[]; clear: boolean }): void
+}
+
+/**
  * The services the HTTP app is built from, each defined by its domain folder. Routes reach them
  * through `app.services` (a Fastify decoration), never through module singletons; every one is
  * required, so every route has the service it calls. Domain services throw their own error
@@ -41,4 +52,6 @@ export type HttpServices = {
   explorer: ExplorerService
   /** The domain's events, for the live feed (`GET /_devnet/events`). */
   events: Pick<EventBus, 'subscribe' | 'lastSeq'>
+  /** The fault switchboard (`/_devnet/faults`). */
+  faults: FaultControl
 }

@@ -4,27 +4,15 @@ import type { ApiError } from './errorCodes'
 /** One failing field of a request, as the validation error lists it. */
 export type ValidationIssue = { path: string; message: string }
 
-/** Options of {@link toEnvelope}. */
-export type ToEnvelopeOptions = {
-  /** Leave `code` out of the blanc envelope (fault `errors.omit-code`). */
-  omitCode?: boolean | undefined
-}
-
 /**
  * The error body of an API version (facts/public-reference.md §1, since the spec does not give one):
  * alps `{errors:[{message, context}], traceId}`, blanc `{code, message, traceId, details}`.
  * A validation error lists each failing field: one alps `errors[]` entry per field, and blanc
  * `details.issues`.
  */
-export function toEnvelope(
-  version: ApiVersion,
-  error: ApiError,
-  traceId: string,
-  options: ToEnvelopeOptions = {},
-): Record<string, unknown> {
+export function toEnvelope(version: ApiVersion, error: ApiError, traceId: string): Record<string, unknown> {
   if (version === '2026-04.blanc') {
     const body: Record<string, unknown> = { code: error.code, message: error.shortMessage, traceId }
-    if (options.omitCode) delete body.code
     if (error.data !== undefined) body.details = error.data
     return body
   }

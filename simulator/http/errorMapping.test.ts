@@ -1,7 +1,6 @@
 import { expect, test } from 'vitest'
 import { BaseError } from '../../spec/BaseError'
 import * as depositErrors from '../deposits/errors'
-import { UnknownFaultError } from '../faults/faults'
 import * as intentErrors from '../intents/errors'
 import { InvalidPriceError } from '../prices/prices'
 import * as quoteErrors from '../quoting/errors'
@@ -15,7 +14,6 @@ const answered = [
   ...Object.values(withdrawalErrors),
   ...Object.values(depositErrors).filter((e) => e !== depositErrors.StateFileError),
   InvalidPriceError,
-  UnknownFaultError,
 ].filter((value) => typeof value === 'function' && value.prototype instanceof BaseError)
 
 test('every domain error class a caller can meet has a code', () => {

@@ -1,6 +1,5 @@
 import type { BaseError } from '../../spec/BaseError'
 import { AccountTakenError, InvalidConfigurationError } from '../deposits/errors'
-import { UnknownFaultError } from '../faults/faults'
 import { DuplicateSubmissionError, QuoteNotFoundError, SubmissionRefusedError } from '../intents/errors'
 import { InvalidPriceError } from '../prices/prices'
 import * as quote from '../quoting/errors'
@@ -33,7 +32,6 @@ export const DOMAIN_ERROR_CODES: ReadonlyArray<readonly [ErrorClass, ErrorCode]>
   [withdrawal.InsufficientLockedBalanceError, 'UNPROCESSABLE_CONTENT'],
   [InvalidConfigurationError, 'VALIDATION_ERROR'],
   [AccountTakenError, 'CONFLICT'],
-  [UnknownFaultError, 'VALIDATION_ERROR'],
 ]
 
 /**
@@ -46,16 +44,12 @@ export const DOMAIN_ERROR_CODES: ReadonlyArray<readonly [ErrorClass, ErrorCode]>
 export function toApiErrorOfDomain(error: unknown): ApiError | undefined {
   for (const [errorClass, code] of DOMAIN_ERROR_CODES)
     if (error instanceof errorClass) {
-      const message =
-        error instanceof UnknownFaultError
-          ? `${error.shortMessage} ${error.metaMessages?.join(' ')}`
-          : error.shortMessage
       // A refusal that names when to come back says it the HTTP way too.
       const headers =
         error instanceof quote.QuoteStoreFullError
           ? { 'retry-after': String(error.retryAfterSeconds) }
           : undefined
-      return new ApiError(code, message, {
+      return new ApiError(code, error.shortMessage, {
         data: error.data,
         cause: error,
         docsPath: error.docsPath,

@@ -1,15 +1,21 @@
+import type { InjectOptions } from 'fastify'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { faultControl } from '../faultInjection/http/control'
+import { createFaults, FAULT_NAMES } from '../faults/faults'
+import { buildApp } from './app'
 import {
   ALPS,
   BLANC,
   blancSubmit,
   headers,
+  KEY,
   REACHED,
   routeRequest,
   signedIntentOp,
   testApp,
   withdrawal,
 } from './testing/fixtures'
+import { stubServices } from './testing/stubServices'
 
 let t: Awaited<ReturnType<typeof testApp>>
 beforeAll(async () => {
@@ -234,4 +240,38 @@ describe('each HTTP fault breaks exactly its rule', () => {
     expect((await route(BLANC, routeRequest({ chains: 1, ops: 10 }))).status).toBe(400)
     expect((await route(BLANC, routeRequest({ chains: 1, ops: 9 }))).status).toBe(REACHED)
   })
+})
+
+test('without the fault plugin the HTTP plugins know no fault: every fault on, every rule holds', async () => {
+  const faults = createFaults()
+  faults.enable(FAULT_NAMES)
+  // The control service on the registry, but not the plugin (buildApp's `plugins` left empty).
+  const app = await buildApp({ apiKeys: [KEY] }, stubServices({ faults: faultControl(faults) }))
+  try {
+    const inject = (options: InjectOptions) => app.inject(options)
+    const noKey = await inject({ method: 'POST', url: '/intents/route', payload: routeRequest() })
+    expect(noKey.statusCode).toBe(401)
+    expect(noKey.headers['x-trace-id']).toBeDefined()
+    expect(noKey.json().errors[0].context.code).toBe('UNAUTHORIZED')
+    const withKey = (version: string, payload: unknown) =>
+      inject({
+        method: 'POST',
+        url: '/intents/route',
+        headers: { 'x-api-key': KEY, 'x-api-version': version },
+        payload: payload as object,
+      })
+    expect((await withKey('2099-01.zermatt', routeRequest())).statusCode).toBe(400)
+    const negative = await withKey(BLANC, {
+      ...routeRequest(),
+      tokenRequests: [{ tokenAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', amount: '-5' }],
+    })
+    expect(negative.statusCode).toBe(400)
+    expect(negative.json().code).toBe('VALIDATION_ERROR')
+    expect(negative.json().traceId).toBe(negative.headers['x-trace-id'])
+    expect((await withKey(BLANC, { ...routeRequest(), destinationChainId: [] })).statusCode).toBe(400)
+    expect((await withKey(BLANC, routeRequest({ chains: 1, ops: 10 }))).statusCode).toBe(REACHED)
+    expect((await withKey(BLANC, routeRequest({ chains: 1, ops: 11 }))).statusCode).toBe(400)
+  } finally {
+    await app.close()
+  }
 })

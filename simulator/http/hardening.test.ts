@@ -1,6 +1,5 @@
 import net from 'node:net'
 import { afterAll, beforeAll, expect, test, vi } from 'vitest'
-import { createFaults } from '../faults/faults'
 import { startService } from './startService'
 import { stubServices } from './testing/stubServices'
 
@@ -18,7 +17,6 @@ beforeAll(async () => {
         },
       },
     }),
-    faults: createFaults(),
   })
   port = Number(new URL(service.baseUrl).port)
 })

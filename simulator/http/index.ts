@@ -1,5 +1,5 @@
-export { type BuildAppOptions, buildApp, DEFAULT_BODY_LIMIT } from './app'
-export type { HttpServices } from './domainServices'
+export { type AppPlugin, type BuildAppOptions, buildApp, DEFAULT_BODY_LIMIT } from './app'
+export type { FaultControl, HttpServices } from './domainServices'
 export { ApiError, type ApiErrorParameters, ERROR_CODES, type ErrorCode } from './errorCodes'
 export { type StartServiceParameters, type StartServiceReturnType, startService } from './startService'
 export type { HttpConfig } from './types'

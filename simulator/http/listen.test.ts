@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createFaults } from '../faults/faults'
 import { ListenError, startService } from './startService'
 import { REACHED, routeRequest } from './testing/fixtures'
 import { stubServices } from './testing/stubServices'
@@ -10,7 +9,6 @@ beforeAll(async () => {
     port: 0,
     apiKey: 'listen-key',
     services: stubServices(),
-    faults: createFaults(),
   })
 })
 afterAll(() => service.close())
@@ -49,7 +47,7 @@ test('a real listening server answers over HTTP with the contract', async () => 
 })
 
 test('close() stops listening and is idempotent', async () => {
-  const other = await startService({ port: 0, services: stubServices(), faults: createFaults() })
+  const other = await startService({ port: 0, services: stubServices() })
   expect(other.apiKey).toBe('devnet-key')
   await Promise.all([other.close(), other.close()])
   await expect(fetch(`${other.baseUrl}/health`)).rejects.toThrow()
@@ -57,7 +55,7 @@ test('close() stops listening and is idempotent', async () => {
 
 test('a port in use is named, and said to be in use', async () => {
   const port = Number(new URL(service.baseUrl).port)
-  const error = await startService({ port, services: stubServices(), faults: createFaults() }).catch((e) => e)
+  const error = await startService({ port, services: stubServices() }).catch((e) => e)
   expect(error).toBeInstanceOf(ListenError)
   expect((error as ListenError).shortMessage).toBe(
     `Cannot listen on 127.0.0.1:${port}: port ${port} is already in use (another intent-devnet or another program listens on it); stop it, or choose another port with --port (0: any free port).`,

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { BaseError } from '../../spec/BaseError'
 import { DEFAULT_API_KEY, DEFAULT_HOST, DEFAULT_PORT } from '../../spec/startOptions'
-import type { Faults } from '../faults/faults'
-import { buildApp } from './app'
+import { type AppPlugin, buildApp } from './app'
 import type { HttpServices } from './domainServices'
 
 // The defaults of a start are stated with its options (spec/startOptions.ts).
@@ -27,7 +26,8 @@ export type StartServiceParameters = {
   logger?: boolean | undefined
   /** The services routes delegate to. */
   services: HttpServices
-  faults: Faults
+  /** Plugins registered before the routes (see BuildAppOptions): the composition root's fault plugin. */
+  plugins?: readonly AppPlugin[] | undefined
 }
 
 /** What {@link startService} returns. */
@@ -68,7 +68,7 @@ export class ListenError extends BaseError {
  * that builds those services; tests may hand it stubs.
  *
  * @example
- * const { baseUrl, apiKey, close } = await startService({ port: 0, services, faults })
+ * const { baseUrl, apiKey, close } = await startService({ port: 0, services })
  */
 export async function startService(parameters: StartServiceParameters): Promise<StartServiceReturnType> {
   const host = parameters.host ?? DEFAULT_HOST
@@ -84,7 +84,7 @@ export async function startService(parameters: StartServiceParameters): Promise<
       logger: parameters.logger,
     },
     parameters.services,
-    { faults: parameters.faults },
+    { plugins: parameters.plugins },
   )
   try {
     await app.listen({ host, port })

@@ -1,5 +1,4 @@
 import type { ApiVersion } from '../../spec'
-import type { Faults } from '../faults/faults'
 import type { HttpServices } from './domainServices'
 
 /** Configuration of the HTTP app; see `buildApp`. */
@@ -25,8 +24,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The services routes delegate to. */
     services: HttpServices
-    /** The fault registry (`/_devnet/faults`). */
-    faults: Faults
     /** The app's configuration, as given to `buildApp`. */
     httpConfig: HttpConfig
   }

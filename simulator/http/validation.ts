@@ -1,7 +1,5 @@
 import type { FastifySchemaCompiler } from 'fastify'
 import { z } from 'zod'
-import { MAX_UINT256 } from '../../spec'
-import type { Faults } from '../faults/faults'
 import type { ValidationIssue } from './envelope'
 import { ApiError, clientError } from './errorCodes'
 
@@ -39,53 +37,6 @@ export function validationError(issues: ValidationIssue[]): ApiError {
   return clientError('VALIDATION_ERROR', `Invalid request: ${lines.join('; ')}`, { data: { issues } })
 }
 
-/** preClaimExecutions.<chain> has more operations than allowed. */
-const isOpsLimit = (issue: z.core.$ZodIssue) =>
-  issue.code === 'too_big' && issue.path.length === 2 && issue.path[0] === 'preClaimExecutions'
-/** preClaimExecutions names more chains than allowed. */
-const isChainsLimit = (issue: z.core.$ZodIssue) =>
-  issue.code === 'custom' && issue.path.length === 1 && issue.path[0] === 'preClaimExecutions'
-
-/** The value at an issue's path in the parsed data. */
-function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
-  let value = data
-  for (const key of path) {
-    if (typeof value !== 'object' || value === null) return undefined
-    value = (value as Record<PropertyKey, unknown>)[key]
-  }
-  return value
-}
-
-const isNegative = (value: unknown) =>
-  (typeof value === 'number' && value < 0) || (typeof value === 'string' && /^-\d+$/.test(value))
-const isOverUint256 = (value: unknown) =>
-  (typeof value === 'number' && value > Number.MAX_SAFE_INTEGER && Number.isFinite(value)
-    ? BigInt(value) > MAX_UINT256
-    : false) ||
-  (typeof value === 'string' && /^\d+$/.test(value) && BigInt(value) > MAX_UINT256)
-
-/** A fault lets an amount issue through: `input.accept-negative-amount`, `input.accept-over-uint256`. */
-function isFaultyAmount(faults: Faults, issue: z.core.$ZodIssue, data: unknown): boolean {
-  if (issue.path[issue.path.length - 1] !== 'amount') return false
-  const value = valueAt(data, issue.path)
-  return (
-    (faults.has('input.accept-negative-amount') && isNegative(value)) ||
-    (faults.has('input.accept-over-uint256') && isOverUint256(value))
-  )
-}
-
-/** A field of the wrong type: every form it may take expected another type (fault `input.5xx-on-wrong-types`). */
-const isWrongType = (issue: z.core.$ZodIssue): boolean =>
-  issue.code === 'invalid_type' ||
-  (issue.code === 'invalid_union' && issue.errors.every((branch) => branch.some(isWrongType)))
-
-/** Fault `limits.refuse-10-ops`: the chain of preClaimExecutions that has exactly 10 operations. */
-function chainWithTenOps(data: unknown): string | undefined {
-  const executions = valueAt(data, ['preClaimExecutions'])
-  if (typeof executions !== 'object' || executions === null) return undefined
-  return Object.entries(executions).find(([, ops]) => Array.isArray(ops) && ops.length === 10)?.[0]
-}
-
 /** What a failed parse carries here: only the issues (a plain holder, not an Error). */
 class ParseIssues {
   constructor(readonly issues: z.core.$ZodIssue[]) {}
@@ -103,13 +54,39 @@ const safeParseIssues = z.core._safeParse(ParseIssues as z.core.$ZodErrorClass) 
   value: unknown,
 ) => { success: true; data: unknown } | { success: false; error: ParseIssues }
 
+/** A part of a request that failed its schema: the part, the data as sent, and zod's issues. */
+export type ValidationFailure = {
+  httpPart: string
+  data: unknown
+  issues: readonly z.core.$ZodIssue[]
+}
+
+/**
+ * The validator's extension point (the app decoration `validationPolicy`), asked only when a part
+ * fails its schema: the issues that stand (none left: the part is taken as sent), or the error to
+ * answer instead. The default lets every issue stand; a plugin may wrap `standing` (the
+ * composition root's fault plugin does).
+ */
+export type ValidationPolicy = {
+  standing(failure: ValidationFailure): readonly z.core.$ZodIssue[] | ApiError
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Which issues of a failed schema stand: see {@link ValidationPolicy}. */
+    validationPolicy: ValidationPolicy
+  }
+}
+
+/** A {@link ValidationPolicy} that lets every issue stand. */
+export const createValidationPolicy = (): ValidationPolicy => ({ standing: (failure) => failure.issues })
+
 /**
  * The validator compiler: zod parses each part (unknown fields of objects are stripped, so
  * ignored), and a failure becomes an {@link ApiError} VALIDATION_ERROR listing every failing
- * field. The `limits.*` faults drop the preClaimExecutions limits; a body that then has no
- * issue left is taken as sent.
+ * field that {@link ValidationPolicy} lets stand.
  */
-export function createValidatorCompiler(faults: Faults): FastifySchemaCompiler<z.ZodType> {
+export function createValidatorCompiler(policy: ValidationPolicy): FastifySchemaCompiler<z.ZodType> {
   return ({ schema, httpPart }) =>
     (data) => {
       let result: ReturnType<typeof safeParseIssues>
@@ -126,34 +103,11 @@ export function createValidatorCompiler(faults: Faults): FastifySchemaCompiler<z
           ),
         }
       }
-      if (result.success) {
-        const chain =
-          httpPart === 'body' && faults.has('limits.refuse-10-ops') ? chainWithTenOps(data) : undefined
-        if (chain !== undefined)
-          return {
-            error: validationError([
-              { path: `preClaimExecutions.${chain}`, message: 'Too big: expected array to have <10 items' },
-            ]),
-          }
-        return { value: result.data }
-      }
-      let issues = result.error.issues
-      if (faults.has('input.5xx-on-wrong-types') && issues.some(isWrongType))
-        return { error: new ApiError('INTERNAL_ERROR', 'Internal error.') }
-      if (httpPart === 'body') {
-        if (faults.has('input.accept-negative-amount') || faults.has('input.accept-over-uint256')) {
-          issues = issues.filter((issue) => !isFaultyAmount(faults, issue, data))
-          if (issues.length === 0) return { value: data }
-        }
-        const acceptOps = faults.has('limits.accept-11-ops')
-        const acceptChains = faults.has('limits.accept-6-chains')
-        if (acceptOps || acceptChains) {
-          issues = issues.filter(
-            (issue) => !((acceptOps && isOpsLimit(issue)) || (acceptChains && isChainsLimit(issue))),
-          )
-          if (issues.length === 0) return { value: data }
-        }
-      }
-      return { error: validationError(toValidationIssues(issues, httpPart ?? 'body')) }
+      if (result.success) return { value: result.data }
+      const part = httpPart ?? 'body'
+      const standing = policy.standing({ httpPart: part, data, issues: result.error.issues })
+      if (standing instanceof ApiError) return { error: standing }
+      if (standing.length === 0) return { value: data }
+      return { error: validationError(toValidationIssues(standing, part)) }
     }
 }

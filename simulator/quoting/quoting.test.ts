@@ -18,7 +18,6 @@ import * as artifacts from '../../contracts/generated/artifacts'
 import { AlpsRouteResponse, BlancRouteResponse, type IntentOp, type RouteRequest } from '../../spec'
 import type { Devnet } from '../devnet/startDevnet'
 import { startDevnet } from '../devnet/startDevnet'
-import { createFaults } from '../faults/faults'
 import { buildApp } from '../http/app'
 import type { ApiError } from '../http/errorCodes'
 import { toApiErrorOfDomain } from '../http/errorMapping'
@@ -554,7 +553,6 @@ describe('HTTP', () => {
           },
         },
       }),
-      { faults: createFaults() },
     )
     // What each 200 hands to serialization is marked trusted (sent without a second zod pass):
     // the route's own answer, shaped at the edge, so checked as the route sends it.
@@ -599,9 +597,7 @@ describe('HTTP', () => {
   })
 
   test('POST /intents/route answers both versions through the app', async () => {
-    const app = await buildApp({ apiKeys: ['k'] }, stubServices({ clock: devnet, quoting }), {
-      faults: createFaults(),
-    })
+    const app = await buildApp({ apiKeys: ['k'] }, stubServices({ clock: devnet, quoting }))
     const body = request({ account: { address: account(0).address, accountType: 'ERC7579' } })
     const blanc = await app.inject({
       method: 'POST',

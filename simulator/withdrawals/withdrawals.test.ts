@@ -5,7 +5,6 @@ import { addresses, tokensByChain } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { BatchWithdrawalResponse, WithdrawalResponse } from '../../spec/index'
 import { type Devnet, startDevnet } from '../devnet/startDevnet'
-import { createFaults } from '../faults/faults'
 import { buildApp } from '../http/app'
 import type { ApiError } from '../http/errorCodes'
 import { toApiErrorOfDomain } from '../http/errorMapping'
@@ -152,9 +151,7 @@ describe('withdrawals', () => {
   })
 
   test('POST /withdrawals through the app', async () => {
-    const app = await buildApp({ apiKeys: ['k'] }, stubServices({ clock: devnet, withdrawals: service }), {
-      faults: createFaults(),
-    })
+    const app = await buildApp({ apiKeys: ['k'] }, stubServices({ clock: devnet, withdrawals: service }))
     const ok = await app.inject({
       method: 'POST',
       url: '/withdrawals',

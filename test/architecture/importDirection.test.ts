@@ -39,6 +39,12 @@ const probes = {
   },
   specImportsSimulator: { file: 'spec/archProbe.ts', imports: '../simulator/index' },
   depositsImportFaults: { file: 'simulator/deposits/archProbe.ts', imports: '../faults/faults' },
+  httpPluginImportsFaults: { file: 'simulator/http/plugins/archProbe.ts', imports: '../../faults/faults' },
+  httpRouteImportsFaultPlugin: {
+    file: 'simulator/http/routes/archProbe.ts',
+    imports: '../../faultInjection/http/httpFaults',
+  },
+  faultDecoratorImportsHttp: { file: 'simulator/faultInjection/archProbe.ts', imports: '../http/app' },
 }
 copyFileSync(join(root, 'tsconfig.json'), join(probeTree, 'tsconfig.json'))
 for (const { file, imports } of Object.values(probes)) {
@@ -114,6 +120,15 @@ test('a domain file that imports the fault switchboard fails the check: faults w
   const { file } = probes.depositsImportFaults
   const found = await probed
   expect(found.filter((v) => v.from === file).map((v) => v.rule.name)).toContain('domain-knows-no-faults')
+}, 60_000)
+
+test('an HTTP plugin or route that imports the fault switchboard or the fault plugin fails the check: HTTP faults are hooks of one plugin', async () => {
+  const found = await probed
+  const rules = (file: string) => found.filter((v) => v.from === file).map((v) => v.rule.name)
+  expect(rules(probes.httpPluginImportsFaults.file)).toContain('http-knows-no-faults')
+  expect(rules(probes.httpRouteImportsFaultPlugin.file)).toContain('http-knows-no-faults')
+  // Only the HTTP fault plugin (faultInjection/http/) speaks HTTP; the domain decorators do not.
+  expect(rules(probes.faultDecoratorImportsHttp.file)).toContain('domain-knows-no-http')
 }, 60_000)
 
 test('the contract is the bottom: the simulator never imports conformance/, conformance only the public simulator, spec/ neither', async () => {

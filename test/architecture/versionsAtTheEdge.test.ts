@@ -43,7 +43,10 @@ const VERSIONED = versionedSchemaNames(SERVER_ROUTES)
 /** Whatever else the contract names after a version (BlancSignatures, BlancRoute...). */
 const namedAfterAVersion = (name: string) => /^(Alps|Blanc)[A-Z]/.test(name)
 
-/** The domain: simulator/ less http/ (the edge), the composition root, the entry, tests and test helpers. */
+/**
+ * The domain: simulator/ less http/ (the edge), the HTTP fault plugin (faultInjection/http/: hooks
+ * of the edge that change its shaped answers), the composition root, the entry, tests and test helpers.
+ */
 function domainFiles(tree: string): string[] {
   return readdirSync(join(tree, 'simulator'), { recursive: true, encoding: 'utf8' })
     .map((file) => join('simulator', file))
@@ -53,6 +56,7 @@ function domainFiles(tree: string): string[] {
         !file.endsWith('.test.ts') &&
         !file.includes(`${sep}testing${sep}`) &&
         !file.startsWith(join('simulator', 'http') + sep) &&
+        !file.startsWith(join('simulator', 'faultInjection', 'http') + sep) &&
         file !== join('simulator', 'startSimulator.ts') &&
         file !== join('simulator', 'index.ts'),
     )

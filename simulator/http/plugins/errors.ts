@@ -5,7 +5,7 @@ import { ApiError, ERROR_CODES, type ErrorCode } from '../errorCodes'
 import { toApiErrorOfDomain } from '../errorMapping'
 import { drainRefusedBody, lingerAfterAnswer } from '../refusedBody'
 import { TRACE_ID_HEADER } from './traceId'
-import { resolveVersion, VERSION_HEADER } from './versioning'
+import { VERSION_HEADER } from './versioning'
 
 const codeByStatus = new Map<number, ErrorCode>()
 for (const [code, { status }] of Object.entries(ERROR_CODES))
@@ -16,18 +16,16 @@ for (const [code, { status }] of Object.entries(ERROR_CODES))
  * errors (bad JSON, body too large, unsupported content type, ...) stay 4xx; anything else is
  * a 500 INTERNAL_ERROR whose text does not leak.
  */
-export function toApiError(error: unknown, malformedJsonIs5xx = false, oversizedBodyIs5xx = false): ApiError {
+export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error
   const domain = toApiErrorOfDomain(error)
   if (domain) return domain
   const fastifyError = error as Partial<FastifyError>
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      if (oversizedBodyIs5xx) return new ApiError('INTERNAL_ERROR', 'Internal error.')
       return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than the service accepts.')
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      if (malformedJsonIs5xx) return new ApiError('INTERNAL_ERROR', 'Internal error.')
       return new ApiError('VALIDATION_ERROR', `The request body is not valid JSON: ${fastifyError.message}`)
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -78,18 +76,35 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   sendApiError(request, reply, new ApiError('VALIDATION_ERROR', message))
 }
 
-/** Sends an {@link ApiError} in the envelope of the request's version. */
+/**
+ * The errors plugin's extension point (the app decoration `errorPolicy`), on the error path only:
+ * the {@link ApiError} anything thrown answers as (default {@link toApiError}), and the body an
+ * ApiError is sent with (default: the envelope of the request's version, its trace id). A plugin
+ * registered after errors may wrap either (the composition root's fault plugin does).
+ */
+export type ErrorPolicy = {
+  toApiError(error: unknown): ApiError
+  envelope(request: FastifyRequest, error: ApiError): Record<string, unknown>
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What an error answers as, and with which body: see {@link ErrorPolicy}. */
+    errorPolicy: ErrorPolicy
+  }
+}
+
+/** The default envelope: the request's version, resolved from the header again (the error may have been raised before the versioning hook ran). */
+const envelopeOfRequest = (request: FastifyRequest, error: ApiError) =>
+  toEnvelope(request.server.versionPolicy.resolve(request.headers[VERSION_HEADER]).version, error, request.id)
+
+/** Sends an {@link ApiError} in the envelope of the request's version ({@link ErrorPolicy}). */
 export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
-  const app = request.server
-  // Resolved from the header again: the error may have been raised before the versioning hook ran.
-  const resolved = resolveVersion(request.headers[VERSION_HEADER], app.faults).version
-  const version = app.faults.has('errors.alps-as-blanc') ? '2026-04.blanc' : resolved
-  const traceId = app.faults.has('errors.trace-id-mismatch') ? `${request.id}-other` : request.id
   if (error.headers) reply.headers(error.headers)
   return reply
     .code(error.statusCode)
     .type('application/json; charset=utf-8')
-    .send(toEnvelope(version, error, traceId, { omitCode: app.faults.has('errors.omit-code') }))
+    .send(request.server.errorPolicy.envelope(request, error))
 }
 
 /**
@@ -98,12 +113,10 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, error
  */
 export const errors = fp(
   async (app) => {
+    const policy: ErrorPolicy = { toApiError, envelope: envelopeOfRequest }
+    app.decorate('errorPolicy', policy)
     app.setErrorHandler((error, request, reply) => {
-      const apiError = toApiError(
-        error,
-        app.faults.has('errors.5xx-on-malformed-json'),
-        app.faults.has('errors.5xx-on-oversized-body'),
-      )
+      const apiError = policy.toApiError(error)
       // A full quote store is a refusal the service means, not a failure to investigate.
       if (apiError.statusCode >= 500 && apiError.code !== 'QUOTE_STORE_FULL') logServerError(request, error)
       // Over the body limit: read (and discard) the rest before answering, so a client still

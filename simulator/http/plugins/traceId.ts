@@ -14,7 +14,7 @@ export const generateTraceId = (): string => randomUUID()
 export const traceId = fp(
   async (app) => {
     app.addHook('onSend', (request, reply, payload, done) => {
-      if (!app.faults.has('errors.no-trace-id')) reply.header(TRACE_ID_HEADER, request.id)
+      reply.header(TRACE_ID_HEADER, request.id)
       done(null, payload)
     })
   },

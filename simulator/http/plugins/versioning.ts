@@ -1,6 +1,6 @@
+import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { API_VERSION_PATTERN, API_VERSIONS, type ApiVersion } from '../../../spec'
-import type { Faults } from '../../faults/faults'
 import { type ApiError, clientError } from '../errorCodes'
 import type { VersionProblem } from '../types'
 
@@ -16,20 +16,32 @@ export type ResolvedVersion = { version: ApiVersion; problem: VersionProblem | u
  * caller's decision. Error envelopes follow this too, so a bad header gets the alps envelope.
  * An empty header is present, and malformed (it does not match YYYY-MM.name), not missing.
  */
-export function resolveVersion(header: string | string[] | undefined, faults?: Faults): ResolvedVersion {
-  if (header === undefined) {
-    const version = faults?.has('version.missing-as-blanc') ? '2026-04.blanc' : '2026-01.alps'
-    return { version, problem: 'missing' }
-  }
+export function resolveVersion(header: string | string[] | undefined): ResolvedVersion {
+  if (header === undefined) return { version: '2026-01.alps', problem: 'missing' }
   if (typeof header !== 'string' || !API_VERSION_PATTERN.test(header))
-    return {
-      version: '2026-01.alps',
-      problem: faults?.has('version.accept-malformed') ? undefined : 'malformed',
-    }
+    return { version: '2026-01.alps', problem: 'malformed' }
   if ((API_VERSIONS as readonly string[]).includes(header))
     return { version: header as ApiVersion, problem: undefined }
-  if (faults?.has('version.accept-unknown')) return { version: '2026-01.alps', problem: undefined }
   return { version: '2026-01.alps', problem: 'unknown' }
+}
+
+/**
+ * The versioning plugin's extension point (the app decoration `versionPolicy`): how a header
+ * resolves (every request, and again for an error's envelope: errors.ts) and whether a route
+ * that serves `versions` serves a request (asked only when its version is not one of them). The
+ * defaults are {@link resolveVersion} and no; a plugin registered after versioning may wrap them
+ * (the composition root's fault plugin does).
+ */
+export type VersionPolicy = {
+  resolve(header: string | string[] | undefined): ResolvedVersion
+  servesOther(request: FastifyRequest, versions: readonly ApiVersion[]): boolean
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** How `x-api-version` resolves, and whether a route serves another version: see {@link VersionPolicy}. */
+    versionPolicy: VersionPolicy
+  }
 }
 
 const known = `Known versions: ${API_VERSIONS.join(', ')}.`
@@ -69,14 +81,16 @@ export function versionError(
  * Versioning: resolves `x-api-version` on every request (onRequest, never failing, so even a
  * 401 gets the right envelope), then after authentication (preParsing) rejects a missing header
  * in strict mode, a malformed or unknown one always, and a route the version does not serve
- * with 404 in that version's envelope.
+ * with 404 in that version's envelope ({@link VersionPolicy} may bend both).
  */
 export const versioning = fp<{ strictVersion: boolean }>(
   async (app, { strictVersion }) => {
+    const policy: VersionPolicy = { resolve: resolveVersion, servesOther: () => false }
+    app.decorate('versionPolicy', policy)
     app.decorateRequest('apiVersion', '2026-01.alps')
     app.decorateRequest('versionProblem', undefined)
     app.addHook('onRequest', (request, _reply, done) => {
-      const resolved = resolveVersion(request.headers[VERSION_HEADER], app.faults)
+      const resolved = policy.resolve(request.headers[VERSION_HEADER])
       request.apiVersion = resolved.version
       request.versionProblem = resolved.problem
       done()
@@ -91,11 +105,7 @@ export const versioning = fp<{ strictVersion: boolean }>(
       )
       if (error) return done(error)
       const versions = config.versions
-      if (
-        versions &&
-        !versions.includes(request.apiVersion) &&
-        !app.faults.has('version.serve-other-version-paths')
-      )
+      if (versions && !versions.includes(request.apiVersion) && !policy.servesOther(request, versions))
         return done(
           clientError(
             'NOT_FOUND',

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
 import type { DEVNET_ROUTES } from '../../../spec'
-import { FAULT_CATALOGUE, UnknownFaultError } from '../../faults/faults'
 import { ApiError } from '../errorCodes'
 import type { RouteHandlers } from '../registerRoutes'
 
@@ -12,8 +11,7 @@ import type { RouteHandlers } from '../registerRoutes'
  * registerRoutes(app, DEVNET_ROUTES, devnetHandlers(app))
  */
 export function devnetHandlers(app: FastifyInstance): RouteHandlers<typeof DEVNET_ROUTES> {
-  const { devnet, quoting, prices } = app.services
-  const faultsState = () => ({ enabled: app.faults.list(), known: FAULT_CATALOGUE })
+  const { devnet, quoting, prices, faults } = app.services
   return {
     // `ok` when every chain's Anvil answers; a devnet that cannot even report is degraded, not
     // a 500: health checks poll this.
@@ -31,16 +29,11 @@ export function devnetHandlers(app: FastifyInstance): RouteHandlers<typeof DEVNE
       await quoting.resetQuotes()
       return { reset: true as const }
     },
-    faultsGet: async () => faultsState(),
+    faultsGet: async () => faults.state(),
     faultsSet: async (request) => {
       const { enable = [], disable = [], clear = false } = request.body
-      const unknown = [...enable, ...disable].filter((name) => !(name in FAULT_CATALOGUE))
-      // Checked up front so a request naming an unknown fault changes nothing.
-      if (unknown.length > 0) throw new UnknownFaultError(unknown)
-      if (clear) app.faults.clear()
-      app.faults.disable(disable)
-      app.faults.enable(enable)
-      return faultsState()
+      faults.change({ enable, disable, clear })
+      return faults.state()
     },
     snapshot: () => devnet.snapshot(),
     revert: async (request) => {

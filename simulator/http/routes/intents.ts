@@ -4,7 +4,6 @@ import { ApiError } from '../errorCodes'
 import type { RouteHandlers } from '../registerRoutes'
 import { trustResponse } from '../trustedResponse'
 import { toAlpsStatus, toBlancStatus } from '../versions/intentStatus'
-import { faultyAlps, faultyBlanc } from '../versions/quoteAnswerFaults'
 import { quoteSignaturesOf, toAlpsSubmission, toBlancSubmission } from '../versions/submission'
 import { toAlpsRoute } from '../versions/toAlpsRoute'
 import { toBlancRouteResponse } from '../versions/toBlancRoute'
@@ -20,9 +19,8 @@ import { toBlancRouteResponse } from '../versions/toBlancRoute'
  */
 export function intentHandlers(app: FastifyInstance): RouteHandlers<typeof INTENT_ROUTES> {
   const { quoting, intents, withdrawals } = app.services
-  // The blanc answer, shaped here with the answer faults (order, fee parts) of quoteAnswerFaults.ts.
   const blanc = (kept: Awaited<ReturnType<typeof quoting.quoteEvery>>) =>
-    faultyBlanc(toBlancRouteResponse(kept) as BlancRouteResponse, app.faults)
+    toBlancRouteResponse(kept) as BlancRouteResponse
   // A blanc submit (both paths): a dry run, or the quote taken and its intent accepted.
   const submitQuote = async (intentId: string, { signatures, options }: BlancSubmitRequest) => {
     const signed = quoteSignaturesOf(signatures)
@@ -39,7 +37,7 @@ export function intentHandlers(app: FastifyInstance): RouteHandlers<typeof INTEN
       trustResponse(
         request.apiVersion === '2026-04.blanc'
           ? blanc(await quoting.quoteEvery(request.body))
-          : faultyAlps(toAlpsRoute(await quoting.quoteBest(request.body)), app.faults),
+          : toAlpsRoute(await quoting.quoteBest(request.body)),
       ),
     quotePublic: async (request) => trustResponse(blanc(await quoting.quoteEvery(request.body))),
     submitOperation: async (request, reply) => {

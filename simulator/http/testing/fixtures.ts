@@ -1,4 +1,6 @@
 import type { InjectOptions } from 'fastify'
+import { faultControl } from '../../faultInjection/http/control'
+import { withHttpFaults } from '../../faultInjection/http/httpFaults'
 import { createFaults, type Faults } from '../../faults/faults'
 import { buildApp } from '../app'
 import type { HttpServices } from '../domainServices'
@@ -87,10 +89,17 @@ export const batchWithdrawal = {
   transfers: [{ recipient: ACCOUNT, tokenAddress: USDC_BASE, amount: 1 }],
 }
 
-/** Builds a test app with two keys; returns it with its fault registry. */
+/**
+ * Builds a test app with two keys and its faults wired as startSimulator wires them (the control
+ * service and the HTTP fault plugin on one registry); returns it with that registry.
+ */
 export async function testApp(config: Partial<HttpConfig> = {}, services: Partial<HttpServices> = {}) {
   const faults: Faults = createFaults()
-  const app = await buildApp({ apiKeys: [KEY, SECOND_KEY], ...config }, stubServices(services), { faults })
+  const app = await buildApp(
+    { apiKeys: [KEY, SECOND_KEY], ...config },
+    stubServices({ faults: faultControl(faults), ...services }),
+    { plugins: [withHttpFaults(faults)] },
+  )
   const request = async (options: InjectOptions) => {
     const response = await app.inject(options)
     const traceId = response.headers['x-trace-id']

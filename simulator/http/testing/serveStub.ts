@@ -4,10 +4,9 @@
  *
  *   node --import tsx simulator/http/testing/serveStub.ts
  */
-import { createFaults } from '../../faults/faults'
 import { startService } from '../startService'
 import { stubServices } from './stubServices'
 
-const service = await startService({ port: 0, services: stubServices(), faults: createFaults() })
+const service = await startService({ port: 0, services: stubServices() })
 process.stdout.write(`${service.baseUrl}\n`)
 process.once('SIGTERM', () => void service.close().then(() => process.exit(0)))

@@ -69,6 +69,14 @@ export function stubServices(overrides: Partial<HttpServices> = {}): HttpService
       getTransaction: reached('explorer.getTransaction'),
     },
     events: createEventBus(),
+    faults: {
+      state: () => {
+        throw new ApiError('UNPROCESSABLE_CONTENT', 'Test stub: faults.state was reached.')
+      },
+      change: () => {
+        throw new ApiError('UNPROCESSABLE_CONTENT', 'Test stub: faults.change was reached.')
+      },
+    },
     ...overrides,
   }
 }

@@ -1,17 +1,16 @@
 import type { AlpsRouteResponse, BlancRouteResponse } from '../../../spec'
-import type { Faults } from '../../faults/faults'
-
-type Has = Pick<Faults, 'has'>
+import type { Has } from './types'
 
 /** Raw integer strings moved by `delta` (fee parts, deadlines). */
 const shift = (value: string | number, delta: bigint) => (BigInt(value) + delta).toString()
 
 /**
  * The alps answer with the `quotes.*` cost and deadline faults applied (fields read by the client,
- * not re-signed), where the answer is shaped: the edge.
+ * not re-signed), in place: the plugin's preSerialization hook of the quote routes runs it on the
+ * answer the route shaped.
  *
  * @example
- * const answer = faultyAlps(toAlpsRoute(await quoting.quoteBest(request)), app.faults)
+ * faultyAlps(payload as AlpsRouteResponse, faults)
  */
 export function faultyAlps(route: AlpsRouteResponse, faults: Has): AlpsRouteResponse {
   const { intentOp, intentCost } = route
@@ -49,10 +48,10 @@ export function faultyAlps(route: AlpsRouteResponse, faults: Has): AlpsRouteResp
 }
 
 /**
- * The blanc answer with the `quotes.*` order and cost faults applied, where the answer is shaped.
+ * The blanc answer with the `quotes.*` order and cost faults applied, in place (as {@link faultyAlps}).
  *
  * @example
- * const answer = faultyBlanc(toBlancRouteResponse(await quoting.quoteEvery(request)), app.faults)
+ * faultyBlanc(payload as BlancRouteResponse, faults)
  */
 export function faultyBlanc(answer: BlancRouteResponse, faults: Has): BlancRouteResponse {
   type Fees = { totalUsd: number; breakdown: { swap: { usd: number } } }
