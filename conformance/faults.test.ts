@@ -103,6 +103,8 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
   'intents.skip-signature-check': [
     'settlement.alps-wrong-signer/9/status',
     'settlement.blanc-wrong-signer/7/status',
+    // A wrong destination signature without destination calls (blanc signs signData.destination).
+    'settlement.blanc-wrong-destination-signer/8/status',
   ],
   'withdrawals.refuse-exact-balance': ['withdrawals.exact-balance/5/status'],
   'withdrawals.sign-over-balance': ['withdrawals.exact-balance/4/status'],

@@ -306,15 +306,16 @@ export async function createServices(parameters: CreateServicesParameters): Prom
     await settlement.start()
     stops.push(() => settlement.stop())
     const serverAddress = devnet.keys.server.address
-    const verify = withSignatureFaults(
-      (signed) => verifySubmission({ devnet, signed, serverAddress }),
-      faults,
-    )
+    const verifyAs = (destinationAlwaysSigned: boolean) =>
+      withSignatureFaults(
+        (signed) => verifySubmission({ devnet, signed, serverAddress, destinationAlwaysSigned }),
+        faults,
+      )
     const intents = withIntentFaults(
       createIntentService({
         store: intentStore,
         relayer: settlement,
-        verify: withVerifyFaults({ operation: verify, quoted: verify }, faults),
+        verify: withVerifyFaults({ operation: verifyAs(false), quoted: verifyAs(true) }, faults),
         quotes,
       }),
       { faults, store: intentStore, relayer: settlement },

@@ -17,6 +17,12 @@ export type VerifySubmissionParameters = {
   signed: SignedIntent
   /** The server's address (the manifest's `signers.server`): who must have signed `serverSignature`. */
   serverAddress: Address
+  /**
+   * True for a blanc submit: the destination signature signs `signData.destination` (the
+   * SingleChainOps over the destination ops, empty or not) and is checked even when the intent
+   * has no destination ops. An alps intent without destination ops has nothing for it to authorize.
+   */
+  destinationAlwaysSigned?: boolean | undefined
 }
 
 /**
@@ -26,11 +32,12 @@ export type VerifySubmissionParameters = {
  * (ECDSA for an EOA, ERC-1271 through eth_call for an account with code, or for a counterfactual
  * account after its setup calls in the same eth_call), the destination signature on the
  * destination chain (a repeated origin signature over its element's Mandate, or a SingleChainOps
- * signature over the destination ops), and the deadlines on the devnet clock.
+ * signature over the destination ops; for blanc also when there are none), and the deadlines on
+ * the devnet clock.
  * Returns every problem found (empty: the submission may be accepted).
  */
 export async function verifySubmission(parameters: VerifySubmissionParameters): Promise<SubmissionProblem[]> {
-  const { devnet, signed, serverAddress } = parameters
+  const { devnet, signed, serverAddress, destinationAlwaysSigned = false } = parameters
   const { intentOp } = signed
   const problems: SubmissionProblem[] = []
   const now = devnet.now()
@@ -147,7 +154,7 @@ export async function verifySubmission(parameters: VerifySubmissionParameters): 
           })
       })(),
     )
-  else if (hasDestinationOps(intentOp))
+  else if (destinationAlwaysSigned || hasDestinationOps(intentOp))
     checks.push(
       (async () => {
         const refund = mandate.qualifier.settlementContext.gasRefund
