@@ -59,6 +59,8 @@ contract IntentExecutor {
     uint256 internal constant MODULE_TYPE_EXECUTOR = 2;
     /// The IntentFiller (docs/settlement.md): the only caller of `executeMandateOps`.
     address internal constant FILLER = 0x00000000000000000000000000000000F111E400;
+    /// The IntentArbiter (docs/settlement.md): the only caller of `executeOriginOps`.
+    address internal constant ARBITER = 0x00000000000000000000000000000000a4b17E40;
     /// secp256k1n / 2: larger `s` values are malleable and refused.
     uint256 internal constant HALF_N = 0x7FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF5D576E7357A4501DDFE92F46681B20A0;
 
@@ -71,6 +73,7 @@ contract IntentExecutor {
         address indexed account, uint256 indexed nonce, bytes32 digest, uint256 opCount, GasRefund gasRefund
     );
     event MandateOpsExecuted(address indexed account, uint256 indexed nonce, bytes32 digest, uint256 opCount);
+    event OriginOpsExecuted(address indexed account, uint256 opCount);
     event ModuleInstalled(address indexed account);
     event ModuleUninstalled(address indexed account);
 
@@ -79,6 +82,7 @@ contract IntentExecutor {
     error AccountHasNoCode(address account);
     error ExecutionFailed(address account, bytes reason);
     error NotFiller(address caller);
+    error NotArbiter(address caller);
     error WrongTargetChain(uint256 targetChain, uint256 chainId);
 
     /// @notice Verifies `signature` over `ops` from `ops.account`, consumes the nonce and has the
@@ -129,6 +133,27 @@ contract IntentExecutor {
         if (sponsor.code.length == 0) _executeAsHandler(mandate);
         else _execute(sponsor, mandate.destOps.ops);
         emit MandateOpsExecuted(sponsor, nonce, digest, mandate.destOps.ops.length);
+    }
+
+    /// @notice Runs a Mandate's `originOps` (the IntentOp's `preClaimOps`) from `sponsor` on an
+    ///         origin chain, before its claim. Only the IntentArbiter, in the transaction of the
+    ///         claim that verifies the sponsor's signature over that Mandate (which commits to
+    ///         these ops): a claim that does not verify reverts the ops with it. No nonce is
+    ///         consumed (the claim's own nonce stops a replay). A sponsor with code runs them
+    ///         through `executeFromExecutor`; for one without code (a plain EOA) this contract
+    ///         makes the calls itself (`msg.sender` is the executor; it holds no value for them).
+    function executeOriginOps(address sponsor, Op calldata originOps) external {
+        if (msg.sender != ARBITER) revert NotArbiter(msg.sender);
+        Ops[] calldata ops = originOps.ops;
+        if (sponsor.code.length == 0) {
+            for (uint256 i = 0; i < ops.length; ++i) {
+                (bool ok, bytes memory ret) = ops[i].to.call{value: ops[i].value}(ops[i].data);
+                if (!ok) revert ExecutionFailed(ops[i].to, ret);
+            }
+        } else {
+            _execute(sponsor, ops);
+        }
+        emit OriginOpsExecuted(sponsor, ops.length);
     }
 
     /// @notice The EIP-712 digest an account signs for `ops` on this chain and at this address.

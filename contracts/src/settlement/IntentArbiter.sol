@@ -2,6 +2,7 @@
 pragma solidity ^0.8.27;
 
 import {Mandate, MandateLib} from "./MandateLib.sol";
+import {Op} from "../executor/ExecutorTypes.sol";
 import {
     Component,
     BatchClaimComponent,
@@ -15,6 +16,11 @@ import {
     SignatureTransferDetails,
     IPermit2WitnessTransfer
 } from "./SettlementInterfaces.sol";
+
+/// The slice of the IntentExecutor the arbiter calls.
+interface IOriginOpsExecutor {
+    function executeOriginOps(address sponsor, Op calldata originOps) external;
+}
 
 /// One origin element's claim against The Compact (the sponsor signed a `MultichainCompact`).
 struct CompactClaimParams {
@@ -61,10 +67,15 @@ struct Permit2ClaimParams {
 ///
 ///      Compact claims pay with claimant = `uint160(relayer)` (lock tag 0): the relayer receives
 ///      the underlying token, not an ERC-6909 balance.
+///      PRE-CLAIM OPS. Before each claim the Mandate's `originOps` (the IntentOp's
+///      `preClaimOps` for this chain) run from the sponsor through the IntentExecutor, in the same
+///      transaction: the claim then verifies the sponsor's signature over that Mandate, so ops
+///      the sponsor did not sign revert with it.
 ///      Placed with `anvil_setCode`: state is set once by `initialize(relayer)`.
 contract IntentArbiter {
     address internal constant COMPACT = 0x00000000000000171ede64904551eeDF3C6C9788;
     address internal constant PERMIT2 = 0x000000000022D473030F116dDEE9F6B43aC78BA3;
+    address internal constant EXECUTOR = 0x00000000005aD9ce1f5035FD62CA96CEf16AdAAF;
 
     address internal _relayer;
     mapping(bytes32 => bool) internal _claimed;
@@ -83,6 +94,8 @@ contract IntentArbiter {
     error ZeroRelayer();
     error NotRelayer(address caller);
     error AlreadyClaimed(bytes32 fillId);
+    /// The IntentExecutor reverted running the pre-claim ops; `reason` is its revert data.
+    error PreClaimOpsFailed(bytes reason);
 
     modifier onlyRelayer() {
         if (msg.sender != _relayer || msg.sender == address(0)) revert NotRelayer(msg.sender);
@@ -106,6 +119,7 @@ contract IntentArbiter {
     /// @return claimHash What The Compact returns.
     function claimCompact(CompactClaimParams calldata p) external onlyRelayer returns (bytes32 claimHash) {
         bytes32 fillId = _markClaimed(p.sponsor, p.nonce, p.mandate);
+        _runOriginOps(p.sponsor, p.mandate.originOps);
         BatchClaimComponent[] memory claims = new BatchClaimComponent[](p.idsAndAmounts.length);
         for (uint256 i = 0; i < claims.length; ++i) {
             Component[] memory portions = new Component[](1);
@@ -151,6 +165,7 @@ contract IntentArbiter {
     ///         Mandate witness (spender = this arbiter), every amount paid to the relayer.
     function claimPermit2(Permit2ClaimParams calldata p) external onlyRelayer {
         bytes32 fillId = _markClaimed(p.sponsor, p.nonce, p.mandate);
+        _runOriginOps(p.sponsor, p.mandate.originOps);
         uint256 n = p.idsAndAmounts.length;
         TokenPermissions[] memory permitted = new TokenPermissions[](n);
         SignatureTransferDetails[] memory details = new SignatureTransferDetails[](n);
@@ -182,6 +197,15 @@ contract IntentArbiter {
     /// @notice The type string fragments this arbiter passes to The Compact and Permit2.
     function witnessTypestrings() external pure returns (string memory compact, string memory permit2) {
         return (MandateLib.COMPACT_WITNESS_TYPESTRING, MandateLib.PERMIT2_WITNESS_TYPESTRING);
+    }
+
+    /// The pre-claim ops, before the claim (which verifies the signature that covers them).
+    function _runOriginOps(address sponsor, Op calldata originOps) internal {
+        if (originOps.ops.length == 0) return;
+        try IOriginOpsExecutor(EXECUTOR).executeOriginOps(sponsor, originOps) {}
+        catch (bytes memory reason) {
+            revert PreClaimOpsFailed(reason);
+        }
     }
 
     function _markClaimed(address sponsor, uint256 nonce, Mandate calldata mandate) internal returns (bytes32 fillId) {
