@@ -44,6 +44,10 @@ export type ChainActionResult = {
   status?: 'success' | 'reverted' | undefined
   from?: Address | undefined
   balance?: bigint | undefined
+  /** The contract a `deploy` created. */
+  address?: Address | undefined
+  /** What a `readContract` returned, as JSON (integers as decimal strings). */
+  value?: unknown
   /** Why a transaction reverted or could not be sent (a decoded revert when the ABI knows it). */
   error?: string | undefined
 }
@@ -143,8 +147,42 @@ export async function runChainAction(
           })
     return { balance }
   }
+  if (step.action === 'readContract') {
+    const value = await publicClient.readContract({
+      address: contractAddress(caps, step.address, chainId),
+      abi: artifactAbi(step.abi),
+      functionName: step.functionName,
+      args: step.args,
+    })
+    return { value: toJson(value) }
+  }
   const account = signerAccount(caps, step.from)
   return sendAs(account, step, { chain, transport, publicClient, caps, chainId })
+}
+
+/** A value a contract returned, as JSON: integers as decimal strings, arrays and structs kept. */
+function toJson(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString()
+  if (Array.isArray(value)) return value.map(toJson)
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJson(v)]))
+  return value
+}
+
+function artifactOf(name: string): { abi: Abi; bytecode?: Hex } {
+  const artifact = (artifacts as Record<string, { abi?: Abi; bytecode?: Hex }>)[name]
+  if (!artifact?.abi)
+    throw new ChainActionError(`No contract artifact named ${name} (contracts/generated/artifacts.ts).`)
+  return artifact as { abi: Abi; bytecode?: Hex }
+}
+
+const artifactAbi = (name: string): Abi => artifactOf(name).abi
+
+/** An address as given, or the manifest's contract of that name on the chain. */
+function contractAddress(caps: TargetCapabilities, value: string, chainId: number): Address {
+  const target = isAddress(value, { strict: false }) ? value : namedContract(caps, value, chainId)
+  if (!target) throw new ChainActionError(`No contract "${value}" on chain ${chainId} in the manifest.`)
+  return address(target, 'contract')
 }
 
 const inFlight = new Map<string, Promise<unknown>>()
@@ -186,7 +224,7 @@ function rpcUrlOf(caps: TargetCapabilities, chainId: number): string {
 /** Sends a step's transaction as `account` and waits for its receipt. */
 async function sendAs(
   account: PrivateKeyAccount,
-  step: Exclude<ChainStep['chain'], { action: 'receipts' | 'receipt' | 'readBalance' }>,
+  step: Exclude<ChainStep['chain'], { action: 'receipts' | 'receipt' | 'readBalance' | 'readContract' }>,
   clients: ReturnType<typeof clientsFor> & { caps: TargetCapabilities; chainId: number },
 ): Promise<ChainActionResult> {
   const { chain, transport, publicClient, caps, chainId } = clients
@@ -247,20 +285,29 @@ async function sendAs(
             })
       break
     }
+    case 'deploy': {
+      const { abi, bytecode } = artifactOf(step.artifact)
+      if (!bytecode || bytecode === '0x')
+        throw new ChainActionError(`The artifact ${step.artifact} has no creation bytecode.`)
+      hash = await oneAtATime(lock, () =>
+        retryOnNonce(() => client.deployContract({ abi, bytecode, args: step.args, chain, account })),
+      )
+      const receipt = await publicClient.waitForTransactionReceipt({
+        hash,
+        timeout: 30_000,
+        pollingInterval: RECEIPT_POLL_MS,
+      })
+      return {
+        hash,
+        status: receipt.status,
+        from: account.address,
+        address: receipt.contractAddress ?? undefined,
+      }
+    }
     case 'writeContract': {
-      const artifact = (artifacts as Record<string, { abi?: Abi }>)[step.abi]
-      if (!artifact?.abi)
-        throw new ChainActionError(
-          `No contract artifact named ${step.abi} (contracts/generated/artifacts.ts).`,
-        )
-      const target = isAddress(step.address, { strict: false })
-        ? step.address
-        : namedContract(caps, step.address, chainId)
-      if (!target)
-        throw new ChainActionError(`No contract "${step.address}" on chain ${chainId} in the manifest.`)
       const call = {
-        address: address(target, 'contract'),
-        abi: artifact.abi,
+        address: contractAddress(caps, step.address, chainId),
+        abi: artifactAbi(step.abi),
         functionName: step.functionName,
         args: step.args,
         value: BigInt(step.value),

@@ -86,6 +86,33 @@ export const ChainStep = z.strictObject({
       expectStatus: z.enum(['success', 'reverted']).default('success'),
     }),
     z.strictObject({
+      /**
+       * Deploys a contract of `contracts/generated/artifacts.ts` with an ordinary transaction (e.g.
+       * the test-only `CallRecorder`, so any target's chains can have one); capture its `address`.
+       */
+      action: z.literal('deploy'),
+      chainId: ChainRef,
+      from: Signer.default(0),
+      /** The artifact's name, e.g. `CallRecorder`. */
+      artifact: z.string(),
+      /** Constructor arguments as JSON, usually interpolated values. */
+      args: z.array(z.unknown()).default([]),
+    }),
+    z.strictObject({
+      /** Calls a view function (the ABI of an artifact) and checks or captures what it returns. */
+      action: z.literal('readContract'),
+      chainId: ChainRef,
+      /** An address, or a contract name of the manifest. */
+      address: z.string(),
+      abi: z.string(),
+      functionName: z.string(),
+      args: z.array(z.unknown()).default([]),
+      /** Checks the value returned (integers as decimal strings, bytes and addresses as hex) with these matchers. */
+      expect: Matcher.optional(),
+      /** `${name}` gets the value returned. */
+      captureAs: z.string().optional(),
+    }),
+    z.strictObject({
       /** Checks that a transaction (e.g. a hash the target reported) is mined on the chain, and its status. */
       action: z.literal('receipt'),
       chainId: ChainRef,
@@ -118,8 +145,8 @@ export const ChainStep = z.strictObject({
       captureAs: z.string().optional(),
     }),
   ]),
-  /** name → `hash`, `status` or `from` of the receipt. */
-  capture: z.record(z.string(), z.enum(['hash', 'status', 'from'])).optional(),
+  /** name → `hash`, `status` or `from` of the receipt (`address`: the contract a `deploy` created). */
+  capture: z.record(z.string(), z.enum(['hash', 'status', 'from', 'address'])).optional(),
 })
 
 export const ClockStep = z.strictObject({

@@ -495,7 +495,10 @@ describe('IntentArbiter: Permit2 claims', () => {
     const expires = (await publicClient.getBlock()).timestamp + 3600n
     const e = element(10, 3_000_000n)
     e.mandate.qualifier.settlementContext.fundingMethod = 'PERMIT2'
-    e.mandate.preClaimOps = { vt: zeroVt, ops: [{ to: recorder, value: '0', data: note }] }
+    const preClaimOps: { to: Address; value: string; data: Hex }[] = [
+      { to: recorder, value: '0', data: note },
+    ]
+    e.mandate.preClaimOps = { vt: zeroVt, ops: preClaimOps as never[] }
     const td = sdkPermit2.getTypedData(e, nonce, expires)
     // biome-ignore lint/suspicious/noExplicitAny: the SDK's typed data is untyped CommonJS
     const signature = await sponsor.signTypedData(td as any)

@@ -18,11 +18,12 @@ const SETUP_ACTIONS: ReadonlySet<ChainAction['action']> = new Set([
   'approve',
   'depositCompact',
   'sendTransaction',
+  'deploy',
 ])
 
 type SetupAction = Extract<
   ChainAction,
-  { action: 'transfer' | 'approve' | 'depositCompact' | 'sendTransaction' }
+  { action: 'transfer' | 'approve' | 'depositCompact' | 'sendTransaction' | 'deploy' }
 >
 const isSetup = (action: ChainAction): action is SetupAction => SETUP_ACTIONS.has(action.action)
 
@@ -65,6 +66,22 @@ export async function chainStep(step: ChainStep, run: StepRun): Promise<void> {
         message: outcome.ok
           ? undefined
           : `balance of ${action.account} on chain ${action.chainId} ${outcome.message}`,
+      })
+    }
+    return
+  }
+  if (action.action === 'readContract') {
+    const { value } = result
+    if (action.captureAs) vars[action.captureAs] = value
+    if (action.expect) {
+      const outcome = applyMatcher({ found: true, value }, action.expect)
+      const call = `${action.functionName}(${(raw.args as unknown[] | undefined)?.map(String).join(', ') ?? ''})`
+      check(`${call} of ${String(raw.address)} on ${action.chainId}`, outcome.ok, {
+        expected: action.expect,
+        actual: value,
+        message: outcome.ok
+          ? undefined
+          : `${action.functionName} of ${action.address} on chain ${action.chainId} ${outcome.message}`,
       })
     }
     return
