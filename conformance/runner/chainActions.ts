@@ -17,6 +17,7 @@ import { nativeSigningAccount } from '../../lib/nativeSign'
 import { BaseError } from '../../spec/BaseError'
 import type { ChainStep } from '../scenario/schema'
 import { namedContract } from './namedContract'
+import { smartAccountOf } from './smartAccount'
 import type { TargetCapabilities } from './types'
 
 /** The Compact v1 deposit functions the runner calls (facts §3). */
@@ -147,6 +148,19 @@ export async function runChainAction(
           })
     return { balance }
   }
+  if (step.action === 'smartAccount') {
+    const owner = signerAccount(caps, step.owner).address
+    const named = (name: string, fallback: Address) => {
+      const found = namedContract(caps, name, chainId)
+      return found ? address(found, name) : fallback
+    }
+    const account = await smartAccountOf(publicClient, owner, {
+      factory: named('nexusFactory', addresses.nexusFactory),
+      bootstrap: named('nexusBootstrap', addresses.nexusBootstrap),
+      intentExecutor: named('intentExecutor', addresses.intentExecutor),
+    })
+    return { value: account }
+  }
   if (step.action === 'readContract') {
     const value = await publicClient.readContract({
       address: contractAddress(caps, step.address, chainId),
@@ -224,7 +238,10 @@ function rpcUrlOf(caps: TargetCapabilities, chainId: number): string {
 /** Sends a step's transaction as `account` and waits for its receipt. */
 async function sendAs(
   account: PrivateKeyAccount,
-  step: Exclude<ChainStep['chain'], { action: 'receipts' | 'receipt' | 'readBalance' | 'readContract' }>,
+  step: Exclude<
+    ChainStep['chain'],
+    { action: 'receipts' | 'receipt' | 'readBalance' | 'readContract' | 'smartAccount' }
+  >,
   clients: ReturnType<typeof clientsFor> & { caps: TargetCapabilities; chainId: number },
 ): Promise<ChainActionResult> {
   const { chain, transport, publicClient, caps, chainId } = clients

@@ -132,6 +132,21 @@ describe('signIntentOp', () => {
     expect(signed.destinationSignature).toBe(signed.originSignatures.at(-1))
   })
 
+  test('a smart account: each signature is 20 zero bytes (the default validator) then the owner key’s ECDSA over the typed data', async () => {
+    // The sponsor is the account (any address): the owner key is not compared with it.
+    const op = { ...intentOp('PERMIT2', false), sponsor: '0x000000000000000000000000000000000000dEaD' }
+    const signed = await signIntentOp(op, account, undefined, { smartAccount: true })
+    for (const [i, signature] of signed.originSignatures.entries()) {
+      expect(signature.slice(0, 42)).toBe(`0x${'00'.repeat(20)}`)
+      expect(signature).toHaveLength(2 + 85 * 2)
+      const data = permit2TypedData(op.elements[i]!, op.nonce, op.expires)
+      // biome-ignore lint/suspicious/noExplicitAny: JSON typed data
+      const owner = await recoverTypedDataAddress({ ...(data as any), signature: `0x${signature.slice(42)}` })
+      expect(owner).toBe(account.address)
+    }
+    expect(signed.destinationSignature).toBe(signed.originSignatures.at(-1))
+  })
+
   test('refuses another sponsor, an unknown funding method and a value that is not an intentOp', async () => {
     const other = privateKeyToAccount(`0x${'11'.repeat(32)}`)
     await expect(signIntentOp(intentOp('COMPACT', false), other)).rejects.toThrow(/is not the signer/)

@@ -19,6 +19,7 @@ import {
   SINGLE_CHAIN_OPS_TYPES,
 } from '../../spec'
 import { BaseError } from '../../spec/BaseError'
+import { smartAccountSignature } from './smartAccount'
 
 /**
  * Signs an alps `intentOp` as an integrator's client does (the public SDK 1.x): the client
@@ -200,7 +201,10 @@ export type SignedIntentOpJson = IntentOp & {
  * COMPACT → MultichainCompact), and `destinationSignature` = the last origin signature, whose
  * Mandate commits to the destination ops (facts §2; the service verifies it on the destination).
  * Returns the intentOp's fields as given plus the signatures. `notSponsor` signs with a key
- * other than the sponsor's (a wrong signer, which a target must refuse).
+ * other than the sponsor's (a wrong signer, which a target must refuse). `smartAccount`: the
+ * sponsor is a Nexus smart account and `account` its owner key; each signature is the default
+ * validator's (20 zero bytes) followed by the owner's ECDSA over the typed data (facts §2), and
+ * the sponsor is not compared with the key (a wrong owner is what the account refuses).
  *
  * @example
  * const signed = await signIntentOp(route.intentOp, privateKeyToAccount(key))
@@ -210,16 +214,20 @@ export async function signIntentOp(
   intentOp: unknown,
   account: PrivateKeyAccount,
   contracts: SigningContracts = CANONICAL_SIGNING_CONTRACTS,
-  options: { notSponsor?: boolean } = {},
+  options: { notSponsor?: boolean; smartAccount?: boolean } = {},
 ): Promise<SignedIntentOpJson> {
   if (typeof intentOp !== 'object' || intentOp === null || !Array.isArray((intentOp as IntentOp).elements))
     throw new SignIntentOpError('The value to sign is not an intentOp (no elements).', {
       metaMessages: [`Got: ${JSON.stringify(intentOp)?.slice(0, 200)}`],
     })
   const op = intentOp as IntentOp
-  if (!options.notSponsor && getAddress(op.sponsor) !== account.address)
+  if (!options.notSponsor && !options.smartAccount && getAddress(op.sponsor) !== account.address)
     throw new SignIntentOpError(`The intentOp's sponsor ${op.sponsor} is not the signer ${account.address}.`)
   const typedData = intentOpTypedData(op, contracts)
-  const originSignatures = await Promise.all(typedData.origin.map((data) => account.signTypedData(data)))
+  const sign = async (data: TypedData) => {
+    const signature = await account.signTypedData(data)
+    return options.smartAccount ? smartAccountSignature(signature) : signature
+  }
+  const originSignatures = await Promise.all(typedData.origin.map(sign))
   return { ...op, originSignatures, destinationSignature: originSignatures.at(-1)! }
 }

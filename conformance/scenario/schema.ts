@@ -99,6 +99,18 @@ export const ChainStep = z.strictObject({
       args: z.array(z.unknown()).default([]),
     }),
     z.strictObject({
+      /**
+       * The Nexus smart account the public SDK makes for an owner key (docs/smart-account.md), its
+       * address as the chain's factory computes it: `${captureAs}` gets `{address, owner,
+       * setupOps}` (the route request's `account.setupOps` deploy it). Sends nothing.
+       */
+      action: z.literal('smartAccount'),
+      chainId: ChainRef,
+      /** The owner: a funded account of the manifest by index, or a `0x` private key / `${var}`. */
+      owner: Signer,
+      captureAs: z.string().regex(/^[A-Za-z_][\w]*$/),
+    }),
+    z.strictObject({
       /** Calls a view function (the ABI of an artifact) and checks or captures what it returns. */
       action: z.literal('readContract'),
       chainId: ChainRef,
@@ -208,6 +220,11 @@ export const SignIntentOpStep = z.strictObject({
     account: Signer.default(0),
     /** Sign although `account` is not the intentOp's sponsor: a wrong signer the target must refuse. */
     notSponsor: z.literal(true).optional(),
+    /**
+     * The sponsor is a Nexus smart account (a `smartAccount` chain step's) and `account` an owner
+     * key: each signature is 20 zero bytes (the default validator) then the key's ECDSA.
+     */
+    smartAccount: z.literal(true).optional(),
   }),
   captureAs: z
     .string()

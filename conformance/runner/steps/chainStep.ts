@@ -54,6 +54,23 @@ export async function chainStep(step: ChainStep, run: StepRun): Promise<void> {
   if (action.action === 'receipts') return checkReceipts(action, run)
   action.chainId = chainIdOf(action.chainId)
   if (isSetup(action)) return setup(step, action, run)
+  if (action.action === 'smartAccount') {
+    // The runner's own set-up, like a transfer: a target whose chains lack the factory is not applicable.
+    let result: Awaited<ReturnType<typeof runChainAction>>
+    try {
+      result = await runChainAction(context.caps, action)
+    } catch (error) {
+      const why = error instanceof Error ? error.message.split('\n')[0] : String(error)
+      throw new NotApplicableError(
+        `the runner's setup failed: ${step.name ?? 'smartAccount'} (smart account on chain ${action.chainId}): ${why}`,
+      )
+    }
+    vars[action.captureAs] = result.value
+    run.note(
+      `setup: smart account ${(result.value as { address: string }).address} on chain ${action.chainId}`,
+    )
+    return
+  }
   const result = await runChainAction(context.caps, action)
   if (action.action === 'readBalance') {
     const balance = result.balance?.toString()

@@ -14,6 +14,7 @@ export async function signIntentOpStep(step: SignIntentOpStep, run: StepRun): Pr
   const account = signerAccount(caps, sign.account)
   run.vars[step.captureAs] = await signIntentOp(sign.intentOp, account, signingContracts(caps), {
     notSponsor: sign.notSponsor === true,
+    smartAccount: sign.smartAccount === true,
   })
 }
 
