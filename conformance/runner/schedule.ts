@@ -23,8 +23,8 @@ export type ScenarioClaims = {
  * control API's state (any `/_devnet/` request but a GET: prices, snapshots, …) or sends an
  * oversized body (its verdict depends on the target answering before the body is sent);
  * per-key state when it posts `/deposit-processor/setup`; the funded accounts it acts as or
- * reads. A plain transfer from a funded account (funding a fresh one) claims nothing: the
- * runner sends one transaction per account at a time (chainActions).
+ * reads. A plain transfer from a funded account (funding a fresh one) or a contract deployment
+ * claims nothing: the runner sends one transaction per account at a time (chainActions).
  */
 export function scenarioClaims(scenario: LoadedScenario): ScenarioClaims {
   const steps: Step[] = [...scenario.steps, ...scenario.cleanup]
@@ -51,7 +51,8 @@ export function scenarioClaims(scenario: LoadedScenario): ScenarioClaims {
       if ('signIntentOp' in step && typeof step.signIntentOp.account === 'number')
         acts.add(step.signIntentOp.account)
       if ('chain' in step && 'from' in step.chain && typeof step.chain.from === 'number')
-        if (step.chain.action !== 'transfer') acts.add(step.chain.from)
+        // A transfer or a deployment moves nothing of the account's but gas: it only sends.
+        if (step.chain.action !== 'transfer' && step.chain.action !== 'deploy') acts.add(step.chain.from)
         else sends.add(step.chain.from)
     }
   }
