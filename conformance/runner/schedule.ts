@@ -51,8 +51,9 @@ export function scenarioClaims(scenario: LoadedScenario): ScenarioClaims {
       if ('signIntentOp' in step && typeof step.signIntentOp.account === 'number')
         acts.add(step.signIntentOp.account)
       if ('chain' in step && 'from' in step.chain && typeof step.chain.from === 'number')
-        // A transfer or a deployment moves nothing of the account's but gas: it only sends.
-        if (step.chain.action !== 'transfer' && step.chain.action !== 'deploy') acts.add(step.chain.from)
+        if (!['transfer', 'deploy'].includes(step.chain.action))
+          // A transfer or a deployment moves nothing of the account's but gas: it only sends.
+          acts.add(step.chain.from)
         else sends.add(step.chain.from)
     }
   }
