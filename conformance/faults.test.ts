@@ -89,12 +89,12 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
     'quotes.alps-deadlines/1/body /intentOp/elements',
   ],
   'quotes.drop-destination-executions': [
-    `settlement.alps-destination-executions/10/balance $\{fresh.1.address} on 8453`,
+    `settlement.alps-destination-executions/16/balance $\{fresh.1.address} on 8453`,
   ],
   'quotes.drop-pre-claim-executions': [
     'quotes.alps-pre-claim-executions/1/body /intentOp/elements',
     // Read back on Optimism: the recorder the pre-claim call goes to was never called.
-    `settlement.preclaim-alps-origin-chain/9/callCount() of $\{recorder} on 10`,
+    `settlement.alps-destination-executions/11/callCount() of $\{recorder} on 10`,
   ],
   'quotes.balance-from-allowance': ['quotes.alps-underfunded/7/body /intentCost/hasFulfilledAll'],
   'quotes.invert-has-fulfilled': [
