@@ -22,15 +22,7 @@ import { optimism } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AnvilInstance, startAnvil } from '../../simulator/devnet/anvil'
 import { addresses } from '../addresses'
-import {
-  Allocator,
-  CallRecorder,
-  DevnetERC20,
-  IntentArbiter,
-  IntentExecutor,
-  Permit2,
-  TheCompact,
-} from '../generated/artifacts'
+import { Allocator, DevnetERC20, IntentArbiter, Permit2, TheCompact } from '../generated/artifacts'
 
 // The public SDK's own typed-data builders (CommonJS files behind its package exports), so the
 // test signs exactly what the SDK 1.x signs.
@@ -475,67 +467,5 @@ describe('IntentArbiter: Permit2 claims', () => {
     expect(await claimPermit2Error(relayer, permit2Params(td, nonce, expires, 1_000_000n, signature))).toBe(
       'no revert',
     )
-  })
-
-  it('runs the pre-claim ops (preClaimOps = Mandate.originOps) on the origin chain before the claim, and not when the signature does not cover them', async () => {
-    await test.setCode({ address: addresses.intentExecutor, bytecode: IntentExecutor.deployedBytecode })
-    const deployed = await publicClient.waitForTransactionReceipt({
-      hash: await walletOf(relayer).deployContract({
-        abi: CallRecorder.abi,
-        bytecode: CallRecorder.bytecode,
-        args: [usdcOptimism],
-      }),
-    })
-    const recorder = deployed.contractAddress!
-    const read = (functionName: 'callCount' | 'callerAt' | 'dataAt' | 'balanceAt', args: bigint[] = []) =>
-      // biome-ignore lint/suspicious/noExplicitAny: one helper over several view functions
-      publicClient.readContract({ address: recorder, abi: CallRecorder.abi, functionName, args } as any)
-    const note = encodeFunctionData({ abi: CallRecorder.abi, functionName: 'note', args: [sponsor.address] })
-    const nonce = ++intentNonce
-    const expires = (await publicClient.getBlock()).timestamp + 3600n
-    const e = element(10, 3_000_000n)
-    e.mandate.qualifier.settlementContext.fundingMethod = 'PERMIT2'
-    const preClaimOps: { to: Address; value: string; data: Hex }[] = [
-      { to: recorder, value: '0', data: note },
-    ]
-    e.mandate.preClaimOps = { vt: zeroVt, ops: preClaimOps as never[] }
-    const td = sdkPermit2.getTypedData(e, nonce, expires)
-    // biome-ignore lint/suspicious/noExplicitAny: the SDK's typed data is untyped CommonJS
-    const signature = await sponsor.signTypedData(td as any)
-    const params = permit2Params(td, nonce, expires, 3_000_000n, signature)
-
-    // Ops the sponsor did not sign: the claim reverts, and the ops with it.
-    const forged = permit2Params(td, nonce, expires, 3_000_000n, signature)
-    forged.mandate = {
-      ...forged.mandate,
-      originOps: { vt: zeroVt, ops: [{ to: recorder, value: 0n, data: `${note}00` }] },
-    }
-    expect(await claimPermit2Error(relayer, forged)).toBe('InvalidSigner')
-    // Ops that fail revert the claim: PreClaimOpsFailed.
-    const failing = permit2Params(td, nonce, expires, 3_000_000n, signature)
-    failing.mandate = {
-      ...failing.mandate,
-      originOps: { vt: zeroVt, ops: [{ to: recorder, value: 1n, data: note }] },
-    }
-    expect(await claimPermit2Error(relayer, failing)).toBe('PreClaimOpsFailed')
-
-    const before = await usdcBalance(sponsor.address)
-    const { request } = await publicClient.simulateContract({
-      account: relayer,
-      address: addresses.arbiter,
-      abi: IntentArbiter.abi,
-      functionName: 'claimPermit2',
-      args: [params],
-    })
-    const receipt = await publicClient.waitForTransactionReceipt({
-      hash: await walletOf(relayer).writeContract(request),
-    })
-    expect(receipt.status).toBe('success')
-    expect(await read('callCount')).toBe(1n)
-    // A sponsor without code: the executor makes the call; it saw the sponsor's balance before the claim.
-    expect(await read('callerAt', [0n])).toBe(addresses.intentExecutor)
-    expect(await read('dataAt', [0n])).toBe(note)
-    expect(await read('balanceAt', [0n])).toBe(before)
-    expect(await usdcBalance(sponsor.address)).toBe(before - 3_000_000n)
   })
 })
