@@ -111,6 +111,7 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
     'settlement.blanc-wrong-destination-signer/8/status',
     // A smart account's signature by a key that does not own it (ERC-1271 refuses it).
     'settlement.smart-account-wrong-signer/6/status',
+    'settlement.smart-account-wrong-signer-blanc/8/status',
   ],
   'withdrawals.refuse-exact-balance': ['withdrawals.exact-balance/5/status'],
   'withdrawals.sign-over-balance': ['withdrawals.exact-balance/4/status'],

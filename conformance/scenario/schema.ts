@@ -201,6 +201,8 @@ export const SignStep = z.strictObject({
     typedData: z.unknown(),
     /** A funded account of the manifest by index, or a `0x` private key / `${var}`. */
     account: Signer.default(0),
+    /** `account` is a Nexus smart account's owner key: each signature is 20 zero bytes (the default validator) then its ECDSA. */
+    smartAccount: z.literal(true).optional(),
   }),
   captureAs: z.string().regex(/^[A-Za-z_][\w]*$/),
 })
