@@ -106,9 +106,8 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
   ],
   'intents.skip-signature-check': [
     'settlement.alps-wrong-signer/9/status',
-    'settlement.blanc-wrong-signer/7/status',
     // A wrong destination signature without destination calls (blanc signs signData.destination).
-    'settlement.blanc-wrong-destination-signer/8/status',
+    'settlement.blanc-wrong-signer/9/status',
     // A smart account's signature by a key that does not own it (ERC-1271 refuses it).
     'settlement.smart-account-wrong-signer/6/status',
     'settlement.smart-account-wrong-signer-blanc/8/status',
