@@ -34,6 +34,8 @@ export const DevnetManifest = z.looseObject({
     }),
   ),
   accounts: z.array(z.looseObject({ label: z.string(), address: Address, privateKey: Hex })),
+  /** The BIP-39 mnemonic every devnet key is derived from (`--mnemonic`; test keys, not secrets). */
+  mnemonic: z.string().optional(),
   clock: z.looseObject({ now: z.number().int(), offsetSeconds: z.number().int() }),
 })
 export type DevnetManifest = z.infer<typeof DevnetManifest>

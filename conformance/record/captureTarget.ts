@@ -94,6 +94,8 @@ export async function captureTarget(target: string, apiKey: string): Promise<Tar
           ...(typeof service.swapFeeBps === 'number' && { swapFeeBps: service.swapFeeBps }),
           ...(service.gasPrices && { gasPrices: service.gasPrices }),
           ...(service.strictVersion && { strictVersion: true }),
+          // The devnet's keys (`--mnemonic`, `--accounts`): the same signers and funded accounts.
+          ...(manifest.mnemonic && { mnemonic: manifest.mnemonic, accountCount: manifest.accounts.length }),
         },
         depositSetup: depositSetup as Record<string, unknown> | undefined,
       },

@@ -86,6 +86,9 @@ export type RecordedChainState = {
         swapFeeBps?: number | undefined
         gasPrices?: Record<string, string> | undefined
         strictVersion?: boolean | undefined
+        /** The devnet's mnemonic and funded-account count (`--mnemonic`, `--accounts`). */
+        mnemonic?: string | undefined
+        accountCount?: number | undefined
       }
     | undefined
   /** `GET /deposit-processor/setup` of the recorded key (its secret masked), when it had one. */

@@ -88,6 +88,8 @@ export async function replayRecording(parameters: ReplayRecordingParameters): Pr
       swapFeeBps: service.swapFeeBps,
       gasPrices: service.gasPrices,
       strictVersion: service.strictVersion,
+      mnemonic: service.mnemonic,
+      accountCount: service.accountCount,
       // The devnet's time when the recording began: the chains' next block and the service's
       // clock start there, so the replay runs at the recorded time however long after it is made.
       clockAt: service.clockAt,

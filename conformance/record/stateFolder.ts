@@ -14,6 +14,9 @@ export type RecordedService = {
   gasPrices?: Record<string, string> | undefined
   /** The service refused requests without `x-api-version` (`--strict-version`). */
   strictVersion?: boolean | undefined
+  /** The devnet's mnemonic and how many funded accounts it had (`--mnemonic`, `--accounts`). */
+  mnemonic?: string | undefined
+  accountCount?: number | undefined
   /** USD prices by token symbol. */
   prices?: Record<string, number> | undefined
   /**

@@ -39,6 +39,8 @@ export function manifest(state: DevnetState): DevnetManifest {
       })),
     })),
     accounts: keys.accounts.map(({ label, address, privateKey }) => ({ label, address, privateKey })),
+    // Test keys, not secrets: a recorder restores them so a replay has the same signers and accounts.
+    mnemonic: keys.mnemonic,
     clock: { now: nowSeconds(state), offsetSeconds: state.offset },
   }
 }
