@@ -228,15 +228,32 @@ export async function startIndependentTarget(
     return { intentId, status: 'PENDING' }
   }
 
+  // One send at a time per chain from the solver key: two fills at once would both read the same
+  // pending nonce, and the node refuses the second ("nonce too low"). The runner runs scenarios side
+  // by side, so two intents do settle at once (settlement.blanc-lifecycle beside
+  // quotes.blanc-quote-expiry): before this queue one of them failed under load, and the runner
+  // rightly reported it FAILED.
+  const sending = new Map<number, Promise<unknown>>()
+  const sendInTurn = <T>(chainId: number, send: () => Promise<T>): Promise<T> => {
+    const sent = (sending.get(chainId) ?? Promise.resolve()).then(send, send)
+    sending.set(
+      chainId,
+      sent.catch(() => {}),
+    )
+    return sent
+  }
+
   const fill = async (stored: Quote, intent: Intent) => {
     const client = clients.get(stored.destinationChainId)!
     try {
-      const hash = await client.wallet.writeContract({
-        address: stored.token,
-        abi: ERC20,
-        functionName: 'transfer',
-        args: [stored.account, stored.amount],
-      })
+      const hash = await sendInTurn(stored.destinationChainId, () =>
+        client.wallet.writeContract({
+          address: stored.token,
+          abi: ERC20,
+          functionName: 'transfer',
+          args: [stored.account, stored.amount],
+        }),
+      )
       intent.txHash = hash
       const receipt = await client.public.waitForTransactionReceipt({ hash })
       intent.status = receipt.status === 'success' ? 'COMPLETED' : 'FAILED'
