@@ -168,5 +168,12 @@ export const HttpStep = z.strictObject({
     .optional(),
   /** name → `/json/pointer`, `dotted.path` or `header:<name>`; later steps use `${name}`. */
   capture: z.record(z.string().regex(/^[A-Za-z_][\w]*$/), z.string()).optional(),
+  /**
+   * A request the scenario needs that the spec does not show (the public service's account
+   * registration of the deposit processor): why it is needed. When the answer fails `expect`, the
+   * target makes it some other way, so the scenario is not applicable, with this reason and the
+   * answer; no check of the step counts.
+   */
+  prerequisite: z.string().min(1).optional(),
 })
 export type HttpStep = z.infer<typeof HttpStep>

@@ -7,6 +7,7 @@ import { type Evaluation, evaluate, evaluateAnyOf } from '../evaluate'
 import { excerpt } from '../excerpt'
 import { interpolate } from '../interpolate'
 import { applyMatcher, type PathRead, readPath } from '../matchers'
+import { NotApplicableError } from '../notApplicableError'
 import { normalizeCaip2 } from '../profile'
 import { responseChecks } from '../responseChecks'
 import { type HttpResponse, sendRequest } from '../sendRequest'
@@ -114,6 +115,14 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
             })`
 
   if (expect.anyOf) results.push(evaluateAnyOf(expect.anyOf, response))
+  const refused = results.filter((r) => !r.ok)
+  if (step.prerequisite !== undefined && refused.length > 0)
+    throw new NotApplicableError(
+      `${step.prerequisite}: ${request.method} ${new URL(request.url).pathname} answered ${response.status} (${refused
+        .map((r) => r.message ?? `${r.name} failed`)
+        .join('; ')
+        .slice(0, 300)})`,
+    )
   for (const { name, ok, expected, actual, message } of results)
     check(name, ok, { expected, actual, message, exchange, level: expect.level }, spec)
   // What only the public service does, on the same answer: graded SHOULD, named `should …`.
