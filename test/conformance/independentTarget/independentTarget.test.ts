@@ -176,7 +176,7 @@ describe('an independent blanc-only implementation at the public paths (--profil
     expect(run.metadata.mappings).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^requests without a known x-api-version go to the versions' mapped paths/),
-        expect.stringMatching(/^blanc route requests send destinationChainId as CAIP-2/),
+        expect.stringMatching(/^POST \/intents\/route \(blanc\) requests send \/destinationChainId as CAIP-2/),
         expect.stringMatching(
           /^POST \/intents\/route \(blanc\) → POST \/quotes; \/destinationChainId as eip155:<n>$/,
         ),
