@@ -150,7 +150,7 @@ describe('an independent blanc-only implementation at the public paths (--profil
     expect(run.capabilities.controlApi).toBe(false)
   }, 240_000)
 
-  test('misbehaving in every way a vendor might (reasons in details[] only, header-less served as blanc, CAIP-2 chain ids, any amount): every verdict right', async () => {
+  test('misbehaving in every way a vendor might (reasons in details[] only, header-less served as blanc, CAIP-2 chain ids, any amount, other types, extra fields, gzip with a charset and a BOM): every verdict right', async () => {
     const scenarios = (await loadScenarios({ packs: [...PACKS, 'bad-input'] })).filter(
       (s) => !outsideSlice(s) && (s.pack !== 'bad-input' || s.id === 'bad-input.huge-numbers'),
     )
@@ -176,7 +176,9 @@ describe('an independent blanc-only implementation at the public paths (--profil
     expect(run.metadata.mappings).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^requests without a known x-api-version go to the versions' mapped paths/),
-        expect.stringMatching(/^POST \/intents\/route \(blanc\) requests send \/destinationChainId as CAIP-2/),
+        expect.stringMatching(
+          /^POST \/intents\/route \(blanc\) requests send \/destinationChainId as CAIP-2/,
+        ),
         expect.stringMatching(
           /^POST \/intents\/route \(blanc\) → POST \/quotes; \/destinationChainId as eip155:<n>$/,
         ),
