@@ -31,8 +31,8 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
   'errors.trace-id-mismatch': ['errors.envelopes/1/should envelope blanc'],
   'errors.alps-as-blanc': [
     'versioning.known-versions/1/should envelope alps',
-    'settlement.alps-lifecycle/7/envelope alps',
-    'settlement.alps-tampered/7/envelope alps',
+    'settlement.alps-lifecycle/7/should envelope alps',
+    'settlement.alps-tampered/7/should envelope alps',
   ],
   'errors.5xx-on-malformed-json': ['bad-input.malformed-json/1/status'],
   'errors.5xx-on-oversized-body': ['bad-input.oversized-body/1/status'],
