@@ -266,7 +266,7 @@ export const WebhookStep = z.strictObject({
     /**
      * `valid`: `X-Webhook-Signature: sha256=<hex>` matches HMAC-SHA256(secret, raw body) (the public
      * service's encoding); `present`: the header is there (the spec's words: the signed content and
-     * its encoding are not shown); `absent`: no header; `invalid`: a header that does not match (a
+     * its encoding are not shown), and not `sha256=<hex>` of another HMAC; `absent`: no header; `invalid`: a header that does not match (a
      * recorded session of a target that signed wrongly).
      */
     signature: z.enum(['valid', 'present', 'absent', 'invalid']),
