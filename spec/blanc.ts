@@ -30,8 +30,8 @@ export const BlancRoute = z.looseObject({
       breakdown: z.looseObject({ gas: FeeLine }).catchall(z.unknown()),
     }),
   }),
-  /** Unix seconds; the public blanc API returns it (facts §1). */
-  expiresAt: z.number().int().optional(),
+  /** Unix seconds; the public blanc API returns it (facts §1), a number (an integer string allowed: the spec does not show it). */
+  expiresAt: z.union([z.number().int(), z.string().regex(/^\d+$/)]).optional(),
   signData: z.looseObject({
     origin: z.array(TypedData),
     destination: TypedData,
