@@ -13,21 +13,25 @@ export const TypedData = z.looseObject({
 })
 export type TypedData = z.infer<typeof TypedData>
 
-/** A fee line of a blanc route's `cost.fees.breakdown`, with its USD value (spec: Version blanc route shape). */
-const FeeLine = z.looseObject({ usd: z.number() })
+/**
+ * A fee line of a blanc route's `cost.fees.breakdown`, with its USD value (spec: Version blanc
+ * route shape: "with a `usd` value", its type not shown: a number, or a decimal string).
+ */
+const FeeLine = z.looseObject({ usd: z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)]) })
 
 /** A blanc route: one way to fund the intent (spec: Version blanc route shape). */
 export const BlancRoute = z.looseObject({
   intentId: z.string().min(1),
   cost: z.looseObject({
-    input: z.array(z.looseObject({ amount: z.string() })),
+    /** "items have an `amount`", its type not shown: an integer string (the public service) or a number. */
+    input: z.array(z.looseObject({ amount: z.union([z.string(), z.number()]) })),
     output: z.unknown(),
     fees: z.looseObject({
       breakdown: z.looseObject({ gas: FeeLine }).catchall(z.unknown()),
     }),
   }),
-  /** Unix seconds; the public blanc API returns it (facts §1). */
-  expiresAt: z.number().int().optional(),
+  /** Unix seconds; the public blanc API returns it (facts §1), a number (an integer string allowed: the spec does not show it). */
+  expiresAt: z.union([z.number().int(), z.string().regex(/^\d+$/)]).optional(),
   signData: z.looseObject({
     origin: z.array(TypedData),
     destination: TypedData,

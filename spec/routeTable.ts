@@ -45,6 +45,11 @@ export type RouteDefinition = {
   }
   /** The answers by status (success only: errors answer the version's envelope, {@link ERROR_ENVELOPES}). */
   responses: { readonly [status: number]: ResponseSchema }
+  /**
+   * Where `responses` come from when not from `section`: the spec shows the request but not the
+   * answer ("Response: not shown"), and the statuses and bodies are the public service's.
+   */
+  responseSection?: string
   /** Not JSON: the answer is a stream or a page (`text/event-stream`, HTML), checked by status only. */
   stream?: boolean
   /**

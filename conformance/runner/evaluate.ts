@@ -1,6 +1,6 @@
 import { type SpecSchemaName, specSchemas } from '../../spec'
 import type { HttpExpect } from '../scenario/schema'
-import { applyMatcher, MISSING_ROUTE_STATUSES, matchStatus, namesStatus, readPath } from './matchers'
+import { applyMatcher, MISSING_ROUTE_STATUSES, matchAt, matchStatus, namesStatus, readPath } from './matchers'
 import { errorReasons } from './reasons'
 import type { HttpResponse } from './sendRequest'
 
@@ -28,8 +28,7 @@ export function evaluate(expect: Expectation, response: HttpResponse): Evaluatio
   const envelope = expect.envelope === undefined ? undefined : evaluateEnvelope(expect.envelope, response)
   const schema = expect.schema === undefined ? undefined : evaluateSchema(expect.schema, response)
   const body = Object.entries(expect.body ?? {}).map(([path, matcher]) => {
-    const read = readPath(response.json, path)
-    const outcome = applyMatcher(read, matcher, { document: response.json })
+    const { read, outcome } = matchAt(response.json, path, matcher)
     return {
       absent: matcher.absent === true,
       evaluation: {

@@ -97,7 +97,11 @@ describe('what the runner learns of a target', () => {
   }
   test('public: CAIP-2 destinationChainId and where header-less requests go, both applied and noted', async () => {
     const learned = await learnFromTarget(PUBLIC_PROFILE, caip2Target, request)
-    expect(learned).toMatchObject({ unversioned: 'mapped', caip2DestinationChainId: true, hints: [] })
+    expect(learned).toMatchObject({
+      unversioned: 'mapped',
+      caip2Request: [{ route: 'POST /intents/route', version: 'blanc', pointers: ['/destinationChainId'] }],
+      hints: [],
+    })
     expect(learned.notes).toHaveLength(2)
     const profile = applyLearned(PUBLIC_PROFILE, learned)
     const quote = applyProfile(profile, {
@@ -109,9 +113,63 @@ describe('what the runner learns of a target', () => {
     expect(quote).toMatchObject({ path: '/quotes', body: { destinationChainId: 'eip155:8453' } })
     expect(applyProfile(profile, { method: 'POST', path: '/intents/route' }).path).toBe('/quotes')
   })
+  test('public: every route with chain ids in its request is probed, and only the fields the target needs are mapped and named', async () => {
+    // CAIP-2 for the destination, the allowed chains and a withdrawal's chain; numbers elsewhere.
+    const caip2 = (value: unknown) => typeof value === 'string' && /^eip155:\d+$/.test(value)
+    const refuse = (field: string) => ({
+      status: 400,
+      json: { code: 'VALIDATION_ERROR', message: `${field} must be a CAIP-2 chain id` },
+    })
+    const everywhere: Probe = async ({ path, body }) => {
+      const b = body as Record<string, any>
+      if (path === '/quotes') {
+        if (!caip2(b.destinationChainId)) return refuse('destinationChainId')
+        if (!(b.accountAccessList?.chainIds ?? []).every(caip2)) return refuse('accountAccessList.chainIds')
+        if (!(b.accountAccessList?.exclude?.chainIds ?? []).every((c: unknown) => typeof c === 'number'))
+          return refuse('accountAccessList.exclude.chainIds')
+        return { status: 200, json: { routes: [] } }
+      }
+      if (path === '/withdrawals' || path === '/batch-withdrawals')
+        return caip2(b.chainId) ? { status: 200, json: {} } : refuse('chainId')
+      return { status: 404, json: { code: 'NOT_FOUND' } }
+    }
+    const learned = await learnFromTarget(PUBLIC_PROFILE, everywhere, request)
+    expect(learned.caip2Request).toEqual([
+      {
+        route: 'POST /intents/route',
+        version: 'blanc',
+        pointers: ['/destinationChainId', '/accountAccessList/chainIds/*'],
+      },
+      { route: 'POST /withdrawals', version: undefined, pointers: ['/chainId'] },
+      { route: 'POST /batch-withdrawals', version: undefined, pointers: ['/chainId'] },
+    ])
+    expect(learned.notes.filter((n) => /as CAIP-2/.test(n))).toHaveLength(3)
+    const profile = applyLearned(PUBLIC_PROFILE, learned)
+    const withdrawal = applyProfile(profile, {
+      method: 'POST',
+      path: '/withdrawals',
+      version: 'alps',
+      body: { chainId: 8453 },
+    })
+    expect(withdrawal).toMatchObject({
+      path: '/withdrawals',
+      body: { chainId: 'eip155:8453' },
+      mapping: 'POST /withdrawals → POST /withdrawals; /chainId as eip155:<n>',
+    })
+    const quote = applyProfile(profile, {
+      method: 'POST',
+      path: '/intents/route',
+      version: 'blanc',
+      body: { ...request, accountAccessList: { chainIds: [10], exclude: { chainIds: [1] } } },
+    })
+    expect(quote.body).toMatchObject({
+      destinationChainId: 'eip155:8453',
+      accountAccessList: { chainIds: ['eip155:10'], exclude: { chainIds: [1] } },
+    })
+  })
   test('spec profile: no mapping, a hint to use a profile', async () => {
     const learned = await learnFromTarget(SPEC_PROFILE, caip2Target, request)
-    expect(learned.caip2DestinationChainId).toBeUndefined()
+    expect(learned.caip2Request).toBeUndefined()
     expect(learned.hints).toEqual([expect.stringMatching(/CAIP-2 .*--profile public/)])
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { Matcher } from '../scenario/httpStepSchema'
-import { applyMatcher, readPath } from './matchers'
+import { applyMatcher, matchAt, readPath } from './matchers'
 
 const at = (doc: unknown, path: string, matcher: Matcher) =>
   applyMatcher(readPath(doc, path), Matcher.parse(matcher), { document: doc })
@@ -95,5 +95,32 @@ describe('relational matchers', () => {
     expect(Matcher.safeParse({}).success).toBe(false)
     expect(Matcher.safeParse({ each: { '/a': {} } }).success).toBe(false)
     expect(Matcher.safeParse({ each: { '/a': { greaterThan: { path: '/b' } } } }).success).toBe(true)
+  })
+})
+
+describe('values, not spellings', () => {
+  test('equals and oneOf take an integer as a number or a decimal string, and hex in either case', () => {
+    const holds = (value: unknown, matcher: Parameters<typeof applyMatcher>[1]) =>
+      applyMatcher({ found: true, value }, matcher).ok
+    expect(holds(2500000, { equals: '2500000' })).toBe(true)
+    expect(holds('2500000', { equals: 2500000 })).toBe(true)
+    expect(holds('2500001', { equals: 2500000 })).toBe(false)
+    expect(holds(2.5, { equals: '2.5' })).toBe(false)
+    const address = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
+    expect(holds(address.toLowerCase(), { equals: address })).toBe(true)
+    expect(holds({ a: [address.toLowerCase(), 1] }, { equals: { a: [address, '1'] } })).toBe(true)
+    expect(holds('USDC', { equals: 'usdc' })).toBe(false)
+    expect(holds(999999, { oneOf: ['0xabc', '999999'] })).toBe(true)
+  })
+  test("'**' holds when some value anywhere in the document does", () => {
+    const event = { type: 'bridge-failed', data: { error: { code: 'TOKEN-3' }, amounts: [1, 2] } }
+    expect(matchAt(event, '**', { equals: 'TOKEN-3' }).outcome.ok).toBe(true)
+    expect(matchAt(event, '**', { equals: '2' }).outcome.ok).toBe(true)
+    const missing = matchAt(event, '**', { equals: 'BALANCE-3' })
+    expect(missing.outcome).toEqual({
+      ok: false,
+      message: 'holds nowhere in the body ({"equals":"BALANCE-3"})',
+    })
+    expect(matchAt(event, '/data/error/code', { equals: 'TOKEN-3' }).outcome.ok).toBe(true)
   })
 })

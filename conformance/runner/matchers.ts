@@ -34,6 +34,45 @@ export function readPath(value: unknown, path: string): PathRead {
   return { found: true, value: current }
 }
 
+/** The path that stands for every value of a document, at any depth (`**`): a body the spec does not show. */
+export const ANYWHERE = '**'
+
+/** Every value of a document, depth first: the document itself, each field and item, and theirs. */
+function* everyValue(value: unknown): Generator<unknown> {
+  yield value
+  if (Array.isArray(value)) for (const item of value) yield* everyValue(item)
+  else if (typeof value === 'object' && value !== null)
+    for (const item of Object.values(value)) yield* everyValue(item)
+}
+
+/**
+ * Applies a matcher at a path of a document: a JSON pointer or dotted path (see {@link readPath}),
+ * or `**`: some value anywhere in the document satisfies it (where the spec says what a body
+ * carries but not where, e.g. a webhook that "carries an error code").
+ *
+ * @example
+ * matchAt({ data: { errorCode: 'TOKEN-3' } }, '**', { equals: 'TOKEN-3' }).outcome // { ok: true }
+ */
+export function matchAt(
+  document: unknown,
+  path: string,
+  matcher: Matcher,
+  options: { ignoreCase?: boolean } = {},
+): { read: PathRead; outcome: MatchResult } {
+  if (path !== ANYWHERE) {
+    const read = readPath(document, path)
+    return { read, outcome: applyMatcher(read, matcher, { ...options, document }) }
+  }
+  for (const value of everyValue(document)) {
+    const read = { found: true, value }
+    if (applyMatcher(read, matcher, { ...options, document }).ok) return { read, outcome: { ok: true } }
+  }
+  return {
+    read: { found: document !== undefined, value: undefined },
+    outcome: { ok: false, message: `holds nowhere in the body (${JSON.stringify(matcher)})` },
+  }
+}
+
 /** The result of applying a matcher: `ok`, or why not. */
 export type MatchResult = { ok: true } | { ok: false; message: string }
 
@@ -41,6 +80,43 @@ function typeOf(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'array'
   return typeof value
+}
+
+const HEX = /^0x[0-9a-fA-F]+$/
+
+/**
+ * Whether two JSON values are the same value as a matcher compares them: deep equality, where an
+ * integer written as a number and the same integer as a decimal string are equal (the spec types
+ * some amounts as numbers, others as integer strings, and a body it does not show may use either),
+ * and so are hex strings that differ only in case (a checksummed and a lower-case address).
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (jsonEqual(a, b)) return true
+  // Hex (an address, a hash) is the same value in either case: EIP-55's mixed case is a checksum.
+  if (typeof a === 'string' && typeof b === 'string')
+    return HEX.test(a) && HEX.test(b) && a.toLowerCase() === b.toLowerCase()
+  const integer = (v: unknown) =>
+    typeof v === 'number' && Number.isSafeInteger(v)
+      ? BigInt(v)
+      : typeof v === 'string' && /^-?\d+$/.test(v)
+        ? BigInt(v)
+        : undefined
+  if (typeof a !== typeof b && (typeof a === 'number' || typeof b === 'number')) {
+    const [x, y] = [integer(a), integer(b)]
+    return x !== undefined && x === y
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  const ka = Object.keys(a)
+  const kb = Object.keys(b)
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) =>
+        Object.hasOwn(b, k) &&
+        sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  )
 }
 
 /** Deep equality of JSON values. */
@@ -77,9 +153,9 @@ export function applyMatcher(
     const ok = matcher.type === 'integer' ? Number.isInteger(value) : actual === matcher.type
     if (!ok) return { ok: false, message: `is of type ${actual}, not ${matcher.type}` }
   }
-  if (matcher.equals !== undefined && !jsonEqual(value, matcher.equals))
+  if (matcher.equals !== undefined && !sameValue(value, matcher.equals))
     return { ok: false, message: `is ${JSON.stringify(value)}, not ${JSON.stringify(matcher.equals)}` }
-  if (matcher.oneOf !== undefined && !matcher.oneOf.some((candidate) => jsonEqual(value, candidate)))
+  if (matcher.oneOf !== undefined && !matcher.oneOf.some((candidate) => sameValue(value, candidate)))
     return { ok: false, message: `is ${JSON.stringify(value)}, not one of ${JSON.stringify(matcher.oneOf)}` }
   if (matcher.matches !== undefined) {
     const text = typeof value === 'string' ? value : JSON.stringify(value)

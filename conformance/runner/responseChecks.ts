@@ -78,7 +78,7 @@ export function responseChecks(parameters: ResponseChecksParameters): ResponseCh
     // A SHOULD is named `should …`, as the packs' own: it never stops the scenario.
     name: level === 'SHOULD' ? `should ${name}` : name,
     ok,
-    spec: error ? ENVELOPE_SPEC : route.section,
+    spec: error ? ENVELOPE_SPEC : (route.responseSection ?? route.section),
     details: {
       level,
       expected: error ? `the ${which} error envelope` : `${found.id}'s ${status} body in ${which}`,
@@ -96,9 +96,13 @@ export function responseChecks(parameters: ResponseChecksParameters): ResponseCh
   return checks
 }
 
-/** MUST where the table cites the spec's own words (Endpoints, Resources, …), SHOULD for the public service or the devnet. */
+/**
+ * MUST where the table cites the spec's own words for the answer (Endpoints, Resources, …),
+ * SHOULD where the answer is the public service's or the devnet's (a route whose request the spec
+ * shows but whose response it does not names that in `responseSection`).
+ */
 function levelOf(route: RouteDefinition): 'MUST' | 'SHOULD' {
-  return /^(facts|DESIGN|devnet)\b/.test(route.section) ? 'SHOULD' : 'MUST'
+  return /^(facts|DESIGN|devnet)\b/.test(route.responseSection ?? route.section) ? 'SHOULD' : 'MUST'
 }
 
 /** The version a header names, or every version when it names none the spec knows. */

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { MAX_RESPONSE_BYTES, sendRequest } from './sendRequest'
 
@@ -27,6 +28,17 @@ beforeAll(async () => {
       return res.on('close', () => clearInterval(timer))
     }
     if (req.url === '/big') return res.end(Buffer.alloc(MAX_RESPONSE_BYTES + 1, 0x20))
+    // A proxy's doing: compressed although nothing asked for it, a charset and a byte-order mark.
+    const encoded = /^\/encoded\/(.*)$/.exec(req.url ?? '')?.[1]
+    if (encoded !== undefined) {
+      const body = Buffer.from('\uFEFF{"ok":"encoded"}', 'utf8')
+      const coded = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync, bogus: (b: Buffer) => b }[
+        encoded as 'gzip' | 'deflate' | 'br' | 'bogus'
+      ](body)
+      return res
+        .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-encoding': encoded })
+        .end(coded)
+    }
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -52,6 +64,13 @@ describe('sendRequest bounds what a target can make the runner read', () => {
     const started = performance.now()
     await expect(get('/trickle', 500)).rejects.toThrow('no complete response within 500 ms')
     expect(performance.now() - started).toBeLessThan(3_000)
+  })
+
+  test('a compressed answer (gzip, deflate, br) is read decompressed, past a byte-order mark', async () => {
+    for (const coding of ['gzip', 'deflate', 'br'])
+      expect((await get(`/encoded/${coding}`)).json).toEqual({ ok: 'encoded' })
+    // A coding the runner does not know: the body is judged as it came.
+    expect((await get('/encoded/bogus')).json).toEqual({ ok: 'encoded' })
   })
 
   test('a normal answer is read whole', async () => {

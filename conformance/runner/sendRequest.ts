@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib'
 import { parseJsonExact } from './parseJsonExact'
 
 /** Bodies from this size on wait {@link EARLY_ANSWER_MS} for an early answer before being sent. */
@@ -68,10 +69,11 @@ export function sendRequest(parameters: {
         response.on('error', reject)
         response.on('end', () => {
           clearTimeout(deadline)
-          const text = Buffer.concat(chunks).toString('utf8')
+          const text = decoded(Buffer.concat(chunks), response.headers['content-encoding'])
           let json: unknown
           try {
-            json = parseJsonExact(text)
+            // A byte-order mark before the JSON is the encoding's, not the body's.
+            json = parseJsonExact(text.replace(/^\uFEFF/, ''))
           } catch {}
           const flat: Record<string, string> = {}
           for (const [key, value] of Object.entries(response.headers))
@@ -95,4 +97,35 @@ export function sendRequest(parameters: {
       if (!responded) request.end(body)
     }, EARLY_ANSWER_MS)
   })
+}
+
+/**
+ * The body as text, decompressed when the target compressed it (`content-encoding: gzip`,
+ * `deflate` or `br`, which a proxy in front of a target may add although the runner asks for
+ * none); a body that does not decompress is kept as it came, and judged so.
+ */
+function decoded(body: Buffer, encoding: string | undefined): string {
+  const limit = { maxOutputLength: MAX_RESPONSE_BYTES }
+  const codings = (encoding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity')
+  let out = body
+  try {
+    // Codings are listed in the order they were applied: undo them from the last.
+    for (const coding of codings.reverse()) {
+      if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out, limit)
+      else if (coding === 'br') out = brotliDecompressSync(out, limit)
+      else if (coding === 'deflate') {
+        try {
+          out = inflateSync(out, limit)
+        } catch {
+          out = inflateRawSync(out, limit)
+        }
+      } else return body.toString('utf8')
+    }
+  } catch {
+    return body.toString('utf8')
+  }
+  return out.toString('utf8')
 }

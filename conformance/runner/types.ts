@@ -82,7 +82,10 @@ export type TargetCapabilities = {
   learned?:
     | {
         unversioned?: 'spec' | 'mapped' | undefined
-        caip2DestinationChainId?: boolean | undefined
+        /** Request fields the target takes as CAIP-2 chain ids, by route (learnProfile.ts). */
+        caip2Request?:
+          | { route: string; version?: 'alps' | 'blanc' | undefined; pointers: string[] }[]
+          | undefined
         notes: string[]
         hints: string[]
       }

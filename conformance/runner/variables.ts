@@ -7,7 +7,7 @@ import type { ScenarioContext } from './scenarioContext'
 export type Variables = { [name: string]: unknown }
 
 /** How many `${fresh.<i>.address}` accounts each scenario gets. */
-const FRESH_ACCOUNTS = 3
+const FRESH_ACCOUNTS = 4
 
 /** Addresses of the target's funded keys, derived once per run rather than once per scenario. */
 const addresses = new Map<Hex, Address>()

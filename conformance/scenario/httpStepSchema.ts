@@ -168,5 +168,25 @@ export const HttpStep = z.strictObject({
     .optional(),
   /** name → `/json/pointer`, `dotted.path` or `header:<name>`; later steps use `${name}`. */
   capture: z.record(z.string().regex(/^[A-Za-z_][\w]*$/), z.string()).optional(),
+  /**
+   * A request that prepares the scenario rather than checks the target (the deposit processor's
+   * configuration, whose answer the spec does not show: the later steps prove it took): why.
+   * When the answer meets `expect`, the report notes it and none of the step's checks counts;
+   * when it does not, the step fails as any other.
+   */
+  setup: z.string().min(1).optional(),
+  /**
+   * A request the scenario needs that the spec does not show (the public service's account
+   * registration of the deposit processor): why it is needed. When the answer meets `expect`, it
+   * is noted as setup; when not, the target does it some other way, so the scenario is not
+   * applicable, with this reason and the answer; no check of the step counts either way.
+   */
+  prerequisite: z.string().min(1).optional(),
+  /**
+   * The step reads an endpoint the spec does not show (the public service's
+   * `GET /deposit-processor/setup`): why. A missing route (404, 405, 501) makes the scenario not
+   * applicable with this reason; any other answer is judged by `expect`.
+   */
+  needs: z.string().min(1).optional(),
 })
 export type HttpStep = z.infer<typeof HttpStep>

@@ -153,12 +153,19 @@ export const ChainStep = z.strictObject({
       token: z.string().default('native'),
       /** Checks the balance (as a decimal string) with these matchers. */
       expect: Matcher.optional(),
+      /**
+       * Reads the balance again until `expect` holds or this many seconds pass (what the target
+       * pays out arrives some time after the request that caused it).
+       */
+      withinSeconds: z.number().positive().optional(),
       /** `${name}` gets the balance as a decimal string. */
       captureAs: z.string().optional(),
     }),
   ]),
   /** name → `hash`, `status` or `from` of the receipt (`address`: the contract a `deploy` created). */
   capture: z.record(z.string(), z.enum(['hash', 'status', 'from', 'address'])).optional(),
+  /** The grade of the step's checks when it differs from the scenario's (MUST or SHOULD). */
+  level: z.enum(['MUST', 'SHOULD']).optional(),
 })
 
 export const ClockStep = z.strictObject({
@@ -257,11 +264,17 @@ export const WebhookStep = z.strictObject({
     type: z.string(),
     withinSeconds: z.number().positive().default(30),
     /**
-     * `valid`: `X-Webhook-Signature: sha256=<hex>` matches HMAC-SHA256(secret, raw body); `absent`: no header;
-     * `invalid`: a header that does not match (a recorded session of a target that signed wrongly).
+     * `valid`: `X-Webhook-Signature: sha256=<hex>` matches HMAC-SHA256(secret, raw body) (the public
+     * service's encoding); `present`: the header is there (the spec's words: the signed content and
+     * its encoding are not shown), and not `sha256=<hex>` of another HMAC; `absent`: no header; `invalid`: a header that does not match (a
+     * recorded session of a target that signed wrongly).
      */
-    signature: z.enum(['valid', 'absent', 'invalid']),
-    /** Picks the event: the first of `type` whose body also matches these (e.g. a deposit amount). */
+    signature: z.enum(['valid', 'present', 'absent', 'invalid']),
+    /**
+     * Picks the event: the first of `type` whose body also matches these (e.g. a deposit amount;
+     * `**` for a value anywhere in the body). An event is of `type` when its `/type` says so or,
+     * without a `/type`, when the body names the type anywhere (the spec does not show the payload).
+     */
     where: z.record(z.string(), Matcher).optional(),
     /**
      * Event types that decide the other way (e.g. `bridge-complete` for an awaited
@@ -271,6 +284,19 @@ export const WebhookStep = z.strictObject({
     contradictedBy: z.array(z.string()).optional(),
     body: z.record(z.string(), Matcher).optional(),
     spec: z.string().optional(),
+    /** The step's grade when it differs from the scenario's. */
+    level: z.enum(['MUST', 'SHOULD']).optional(),
+    /**
+     * What the public service does beyond the spec's words, checked on the same event at SHOULD
+     * (checks named `should webhook …`): its signature encoding, where its payload keeps a field.
+     */
+    should: z
+      .strictObject({
+        signature: z.enum(['valid', 'present', 'absent', 'invalid']).optional(),
+        body: z.record(z.string(), Matcher).optional(),
+        spec: z.string().optional(),
+      })
+      .optional(),
   }),
   capture: z.record(z.string(), z.string()).optional(),
 })

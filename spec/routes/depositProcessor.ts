@@ -35,6 +35,8 @@ export const DEPOSIT_PROCESSOR_ROUTES = defineRoutes({
     summary: 'Configure the deposit processor (partial update; null or {} clears a field)',
     request: { body: DepositProcessorSetupRequest },
     responses: { 200: DepositProcessorSetupResponse },
+    responseSection:
+      'facts §1: POST /deposit-processor/setup answers {message} (spec, Endpoints › POST /deposit-processor/setup: "Response: not shown.")',
   },
   depositGetSetup: {
     ...processor,

@@ -83,6 +83,8 @@ export const INTENT_ROUTES = defineRoutes({
     tag: 'intents',
     request: { params: IntentIdParams, body: BlancSubmitRequest },
     responses: { 201: { '2026-04.blanc': BlancSubmitResponse } },
+    responseSection:
+      'facts §1: POST /intents → 201 {intentId} (spec, Endpoints › POST /intents/{intentId}/submit: "Response: not shown.")',
   },
   submitPublic: {
     method: 'POST',

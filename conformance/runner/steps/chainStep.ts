@@ -1,10 +1,15 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { ChainStep } from '../../scenario/schema'
 import { captureValues } from '../captures'
 import { runChainAction } from '../chainActions'
 import { interpolate } from '../interpolate'
 import { applyMatcher, readPath } from '../matchers'
 import { NotApplicableError } from '../notApplicableError'
-import type { StepRun } from './stepRun'
+import type { RecordCheck } from '../recordCheck'
+import { type StepRun, seconds } from './stepRun'
+
+/** How often a balance awaited (`withinSeconds`) is read again. */
+const BALANCE_POLL_MS = 250
 
 type ChainAction = ChainStep['chain']
 
@@ -38,7 +43,7 @@ function chainIdOf(value: number | string): number | string {
  * and checks its outcome; `receipts` checks every transaction of a list the target reported.
  */
 export async function chainStep(step: ChainStep, run: StepRun): Promise<void> {
-  const { context, vars, check } = run
+  const { context, vars } = run
   // Check names name accounts and transactions as the scenario writes them, not by the values
   // they resolve to (a fresh account, a funded account the schedule lent it, a transaction
   // hash): the same check has the same name in every run, which baselines and `conformance diff`
@@ -51,7 +56,9 @@ export async function chainStep(step: ChainStep, run: StepRun): Promise<void> {
     return
   }
   const action = interpolate(step.chain, vars)
-  if (action.action === 'receipts') return checkReceipts(action, run)
+  const check: RecordCheck = (name, ok, details, spec) =>
+    run.check(name, ok, { ...details, level: step.level ?? details?.level }, spec)
+  if (action.action === 'receipts') return checkReceipts(action, { ...run, check })
   action.chainId = chainIdOf(action.chainId)
   if (isSetup(action)) return setup(step, action, run)
   if (action.action === 'smartAccount') {
@@ -71,22 +78,31 @@ export async function chainStep(step: ChainStep, run: StepRun): Promise<void> {
     )
     return
   }
-  const result = await runChainAction(context.caps, action)
   if (action.action === 'readBalance') {
-    const balance = result.balance?.toString()
+    const started = Date.now()
+    const until = Math.min(run.deadline, started + (action.withinSeconds ?? 0) * 1000)
+    let balance: string | undefined
+    let outcome: ReturnType<typeof applyMatcher> = { ok: true }
+    for (;;) {
+      balance = (await runChainAction(context.caps, action)).balance?.toString()
+      if (action.expect) outcome = applyMatcher({ found: true, value: balance }, action.expect)
+      if (outcome.ok || Date.now() + BALANCE_POLL_MS > until) break
+      await sleep(BALANCE_POLL_MS)
+    }
     if (action.captureAs) vars[action.captureAs] = balance
-    if (action.expect) {
-      const outcome = applyMatcher({ found: true, value: balance }, action.expect)
+    if (action.expect)
       check(`balance ${String(raw.account)} on ${action.chainId}`, outcome.ok, {
         expected: action.expect,
         actual: balance,
         message: outcome.ok
           ? undefined
-          : `balance of ${action.account} on chain ${action.chainId} ${outcome.message}`,
+          : `balance of ${action.account} on chain ${action.chainId} ${outcome.message}${
+              action.withinSeconds ? ` (still, after ${seconds(Date.now() - started)})` : ''
+            }`,
       })
-    }
     return
   }
+  const result = await runChainAction(context.caps, action)
   if (action.action === 'readContract') {
     const { value } = result
     if (action.captureAs) vars[action.captureAs] = value

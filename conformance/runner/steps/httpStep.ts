@@ -3,10 +3,11 @@ import type { HttpStep } from '../../scenario/schema'
 import { buildHttpRequest, requestExcerpt } from '../buildHttpRequest'
 import { captureValues } from '../captures'
 import { chooseElements } from '../chooseElements'
-import { type Evaluation, evaluate, evaluateAnyOf } from '../evaluate'
+import { type Evaluation, evaluate, evaluateAnyOf, missingRouteMessage } from '../evaluate'
 import { excerpt } from '../excerpt'
 import { interpolate } from '../interpolate'
 import { applyMatcher, type PathRead, readPath } from '../matchers'
+import { NotApplicableError } from '../notApplicableError'
 import { normalizeCaip2 } from '../profile'
 import { responseChecks } from '../responseChecks'
 import { type HttpResponse, sendRequest } from '../sendRequest'
@@ -114,6 +115,24 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
             })`
 
   if (expect.anyOf) results.push(evaluateAnyOf(expect.anyOf, response))
+  const refused = results.filter((r) => !r.ok)
+  const sent = `${request.method} ${new URL(request.url).pathname}`
+  if (step.prerequisite !== undefined && refused.length > 0)
+    throw new NotApplicableError(
+      `${step.prerequisite}: ${sent} answered ${response.status} (${refused
+        .map((r) => r.message ?? `${r.name} failed`)
+        .join('; ')
+        .slice(0, 300)})`,
+    )
+  if (step.needs !== undefined && missingRouteMessage({}, response) !== undefined)
+    throw new NotApplicableError(`${step.needs}: the target answers ${response.status} to ${sent}`)
+  // Setup that took: noted, not counted (a 2xx the spec does not describe proves nothing yet).
+  const preparing = step.setup ?? step.prerequisite
+  if (preparing !== undefined && refused.length === 0 && response.status < 500) {
+    run.note(`setup: ${step.name ?? sent} (${preparing}): ${sent} answered ${response.status}`)
+    captureValues(vars, step.capture, (path) => readCapture(response, path))
+    return
+  }
   for (const { name, ok, expected, actual, message } of results)
     check(name, ok, { expected, actual, message, exchange, level: expect.level }, spec)
   // What only the public service does, on the same answer: graded SHOULD, named `should …`.

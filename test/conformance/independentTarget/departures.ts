@@ -64,6 +64,12 @@ export const MISBEHAVIOURS = {
   caip2Chains: 'takes destinationChainId as eip155:<n> only',
   /** Accepts an amount of any size (beyond 2^256 - 1). Forbidden: an amount string is a uint256. */
   acceptAnyAmount: 'accepts an amount beyond 2^256 - 1',
+  /** A route's cost.input amount as a JSON number, a fee's usd as a decimal string. Allowed: the spec shows neither type. */
+  otherTypes: 'writes cost.input amounts as numbers and fee usd values as strings',
+  /** A field the spec does not name (`_links`) in every answer. Allowed: clients ignore unknown response fields (Versioning §6). */
+  extraFields: 'adds a field the spec does not name to every answer',
+  /** `application/json; charset=utf-8`, a byte-order mark, and gzip whether asked or not (a proxy's doing). Allowed: HTTP. */
+  wireFormat: 'answers gzip-compressed JSON with a charset and a byte-order mark',
 } as const
 export type Misbehaviour = keyof typeof MISBEHAVIOURS
 

@@ -1,6 +1,7 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runConformance } from '../../../conformance/runner/runConformance'
 import { type LocalTarget, startLocalTarget } from '../../../conformance/runner/startLocalTarget'
@@ -36,21 +37,24 @@ beforeAll(async () => {
     chains: { chainId: number; rpcUrl: string }[]
     accounts: `0x${string}`[]
   }
+  // Each target fills from a solver key of its own, which the runner is not given: a vendor does
+  // not hand its solver's key to the runner (the runner may lend any funded account it has).
+  const [solverKey, misbehavingSolverKey] = file.accounts.slice(-2)
   target = await startIndependentTarget({
     apiKey,
     chains: file.chains,
-    solverKey: file.accounts.at(-1)!,
+    solverKey: solverKey!,
     quoteTtlSeconds: 4,
   })
   misbehaving = await startIndependentTarget({
     apiKey,
     chains: file.chains,
-    solverKey: file.accounts.at(-1)!,
+    solverKey: misbehavingSolverKey!,
     quoteTtlSeconds: 4,
     misbehave: Object.fromEntries(Object.keys(MISBEHAVIOURS).map((name) => [name as Misbehaviour, true])),
   })
   chainsFile = join(await mkdtemp(join(tmpdir(), 'independent-')), 'chains.json')
-  await writeFile(chainsFile, JSON.stringify(file))
+  await writeFile(chainsFile, JSON.stringify({ ...file, accounts: file.accounts.slice(0, -2) }))
 })
 afterAll(async () => {
   await target?.close()
@@ -77,6 +81,49 @@ async function judge(url: string, scenarios: Awaited<ReturnType<typeof loadScena
 }
 
 describe('an independent blanc-only implementation at the public paths (--profile public --version blanc)', () => {
+  // The runner settles intents side by side (settlement.blanc-lifecycle beside
+  // quotes.blanc-quote-expiry): the target must too, or the runner rightly reports FAILED.
+  test('settles intents submitted at once (its solver sends in turn)', async () => {
+    const file = JSON.parse(await readFile(chainsFile, 'utf8')) as {
+      accounts: `0x${string}`[]
+      tokens: Record<string, string>
+    }
+    const headers = {
+      'x-api-key': apiKey,
+      'x-api-version': '2026-04.blanc',
+      'content-type': 'application/json',
+    }
+    const post = async (path: string, body: unknown) =>
+      (await fetch(`${target.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json()
+    const signed = await Promise.all(
+      file.accounts.slice(0, 4).map(async (key) => {
+        const account = privateKeyToAccount(key)
+        const quote = (await post('/quotes', {
+          destinationChainId: 8453,
+          tokenRequests: [{ tokenAddress: file.tokens['8453.USDC'], amount: '1000' }],
+          account: { address: account.address },
+        })) as { routes: { intentId: string; signData: { destination: never } }[] }
+        const route = quote.routes[0]!
+        const signature = await account.signTypedData(route.signData.destination)
+        return { intentId: route.intentId, signatures: { origin: [signature], destination: signature } }
+      }),
+    )
+    await Promise.all(signed.map((body) => post('/intents', body)))
+    const statuses = async () =>
+      Promise.all(
+        signed.map(
+          async ({ intentId }) =>
+            (
+              (await (await fetch(`${target.url}/intents/${intentId}`, { headers })).json()) as {
+                status: string
+              }
+            ).status,
+        ),
+      )
+    await expect.poll(statuses, { timeout: 30_000, interval: 200 }).not.toContain('PENDING')
+    expect(await statuses()).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED'])
+  }, 60_000)
+
   test('the report shows exactly its documented departures; alps scenarios are not applicable, with the reason', async () => {
     const scenarios = (await loadScenarios({ packs: PACKS })).filter((s) => !outsideSlice(s))
     const { run, failed } = await judge(target.url, scenarios)
@@ -103,7 +150,7 @@ describe('an independent blanc-only implementation at the public paths (--profil
     expect(run.capabilities.controlApi).toBe(false)
   }, 240_000)
 
-  test('misbehaving in every way a vendor might (reasons in details[] only, header-less served as blanc, CAIP-2 chain ids, any amount): every verdict right', async () => {
+  test('misbehaving in every way a vendor might (reasons in details[] only, header-less served as blanc, CAIP-2 chain ids, any amount, other types, extra fields, gzip with a charset and a BOM): every verdict right', async () => {
     const scenarios = (await loadScenarios({ packs: [...PACKS, 'bad-input'] })).filter(
       (s) => !outsideSlice(s) && (s.pack !== 'bad-input' || s.id === 'bad-input.huge-numbers'),
     )
@@ -129,7 +176,9 @@ describe('an independent blanc-only implementation at the public paths (--profil
     expect(run.metadata.mappings).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^requests without a known x-api-version go to the versions' mapped paths/),
-        expect.stringMatching(/^blanc route requests send destinationChainId as CAIP-2/),
+        expect.stringMatching(
+          /^POST \/intents\/route \(blanc\) requests send \/destinationChainId as CAIP-2/,
+        ),
         expect.stringMatching(
           /^POST \/intents\/route \(blanc\) → POST \/quotes; \/destinationChainId as eip155:<n>$/,
         ),

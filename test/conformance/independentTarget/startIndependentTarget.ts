@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { gzipSync } from 'node:zlib'
 import {
   type Address,
   createPublicClient,
@@ -176,15 +177,17 @@ export async function startIndependentTarget(
     }
     const typedData = orderTypedData(base, destinationChainId)
     quotes.set(base.intentId, { ...base, typedData })
+    // Types the spec does not show (an input's amount, a fee's usd): numbers and strings are both allowed.
+    const amount = misbehave.otherTypes ? Number(request.amount) : request.amount
     return {
       routes: [
         {
           intentId: base.intentId,
           expiresAt: base.expiresAt,
           cost: {
-            input: [{ token: base.token, chainId: destinationChainId, amount: request.amount }],
-            output: [{ token: base.token, chainId: destinationChainId, amount: request.amount }],
-            fees: { breakdown: { gas: { amount: '0', usd: 0 } } },
+            input: [{ token: base.token, chainId: destinationChainId, amount }],
+            output: [{ token: base.token, chainId: destinationChainId, amount }],
+            fees: { breakdown: { gas: { amount: '0', usd: misbehave.otherTypes ? '0.00' : 0 } } },
           },
           signData: { origin: [typedData], destination: typedData },
         },
@@ -228,15 +231,32 @@ export async function startIndependentTarget(
     return { intentId, status: 'PENDING' }
   }
 
+  // One send at a time per chain from the solver key: two fills at once would both read the same
+  // pending nonce, and the node refuses the second ("nonce too low"). The runner runs scenarios side
+  // by side, so two intents do settle at once (settlement.blanc-lifecycle beside
+  // quotes.blanc-quote-expiry): before this queue one of them failed under load, and the runner
+  // rightly reported it FAILED.
+  const sending = new Map<number, Promise<unknown>>()
+  const sendInTurn = <T>(chainId: number, send: () => Promise<T>): Promise<T> => {
+    const sent = (sending.get(chainId) ?? Promise.resolve()).then(send, send)
+    sending.set(
+      chainId,
+      sent.catch(() => {}),
+    )
+    return sent
+  }
+
   const fill = async (stored: Quote, intent: Intent) => {
     const client = clients.get(stored.destinationChainId)!
     try {
-      const hash = await client.wallet.writeContract({
-        address: stored.token,
-        abi: ERC20,
-        functionName: 'transfer',
-        args: [stored.account, stored.amount],
-      })
+      const hash = await sendInTurn(stored.destinationChainId, () =>
+        client.wallet.writeContract({
+          address: stored.token,
+          abi: ERC20,
+          functionName: 'transfer',
+          args: [stored.account, stored.amount],
+        }),
+      )
       intent.txHash = hash
       const receipt = await client.public.waitForTransactionReceipt({ hash })
       intent.status = receipt.status === 'success' ? 'COMPLETED' : 'FAILED'
@@ -311,10 +331,10 @@ export async function startIndependentTarget(
     })
     req.on('end', () => {
       const traceId = randomUUID()
-      const send = (status: number, body: unknown) =>
-        res
-          .writeHead(status, { 'content-type': 'application/json', 'x-trace-id': traceId })
-          .end(JSON.stringify(body))
+      const send = (status: number, body: unknown) => {
+        const wire = onTheWire(body, misbehave)
+        res.writeHead(status, { ...wire.headers, 'x-trace-id': traceId }).end(wire.payload)
+      }
       if (size > 1_000_000) return send(413, { code: 'VALIDATION_ERROR', message: 'body too large', traceId })
       handle(req, Buffer.concat(chunks).toString('utf8')).then(
         ({ status, body }) => send(status, body),
@@ -344,6 +364,24 @@ export async function startIndependentTarget(
         server.closeAllConnections()
         server.close(() => resolve())
       }),
+  }
+}
+
+/**
+ * An answer as it goes out: JSON, or what a vendor's stack may make of it (the misbehaviours
+ * `extraFields`: a field the spec does not name in every answer; `wireFormat`: a charset and a
+ * byte-order mark, gzip whether asked or not, as a proxy in front of a target may).
+ */
+function onTheWire(body: unknown, misbehave: Partial<Record<Misbehaviour, boolean>>) {
+  const shown =
+    misbehave.extraFields && typeof body === 'object' && body !== null
+      ? { ...body, _links: { docs: 'https://example.invalid/docs' } }
+      : body
+  if (!misbehave.wireFormat)
+    return { headers: { 'content-type': 'application/json' }, payload: JSON.stringify(shown) }
+  return {
+    headers: { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip' },
+    payload: gzipSync(Buffer.from(`\uFEFF${JSON.stringify(shown)}`, 'utf8')),
   }
 }
 
