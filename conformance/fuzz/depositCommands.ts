@@ -72,7 +72,9 @@ export class DepositCommand implements fc.AsyncCommand<Model, Executor> {
               ),
             },
           }),
-          expect: { status: 200, schema: 'DepositProcessorSetupResponse' },
+          // The spec shows neither answer: any 2xx (the route table's check grades the public
+          // service's shape at SHOULD).
+          expect: { status: '2xx' },
         },
         'response-schema',
         'depositSetup',
@@ -84,7 +86,7 @@ export class DepositCommand implements fc.AsyncCommand<Model, Executor> {
             account: variable(ACCOUNT),
             targetChainId: target,
           }),
-          expect: { status: 200, schema: 'DepositProcessorRegisterResponse' },
+          expect: { status: '2xx' },
         },
         'response-schema',
         'depositRegister',
