@@ -91,6 +91,31 @@ describe('relational matchers', () => {
     })
   })
 
+  test('usdOf: a raw amount at its decimals times a price (a number or a path), within 1e-6 USD', () => {
+    const quote = {
+      fee: { gas: '4641' },
+      usd: { gas: 0.004641 },
+      prices: { USDC: 1, ETH: 3000 },
+      wei: '1000000000000000',
+    }
+    const gas = { amount: '/fee/gas', decimals: 6, price: { path: '/prices/USDC' } }
+    expect(at(quote, '/usd/gas', { usdOf: gas }).ok).toBe(true)
+    expect(at({ ...quote, usd: { gas: 0 } }, '/usd/gas', { usdOf: gas })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining(
+        'not the USD worth of /fee/gas ("4641") at 6 decimals and price /prices/USDC (1): 0.004641',
+      ),
+    })
+    expect(at({ v: 3 }, '/v', { usdOf: { amount: '/w', decimals: 18, price: 3000 } }).ok).toBe(false)
+    expect(at({ ...quote, v: 3 }, '/v', { usdOf: { amount: '/wei', decimals: 18, price: 3000 } }).ok).toBe(
+      true,
+    )
+    expect(at({ ...quote, v: 3.01 }, '/v', { usdOf: { amount: '/wei', decimals: 18, price: 3000 } }).ok).toBe(
+      false,
+    )
+    expect(at(quote, '/usd/gas', { usdOf: { ...gas, price: { path: '/prices/DAI' } } }).ok).toBe(false)
+  })
+
   test('the schema refuses an empty matcher and takes nested ones', () => {
     expect(Matcher.safeParse({}).success).toBe(false)
     expect(Matcher.safeParse({ each: { '/a': {} } }).success).toBe(false)
