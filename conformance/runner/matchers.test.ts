@@ -46,6 +46,15 @@ describe('relational matchers', () => {
     expect(at(doc, '/usd/total', { sumOf: ['/usd/gas', '/usd/bridge'] }).ok).toBe(true)
     expect(at(doc, '/usd/total', { sumOf: ['/usd/gas'] }).ok).toBe(false)
     expect(at(doc, '/fee', { sumOf: ['/parts/gas', '/missing'] }).ok).toBe(false)
+    // `*`: every element there (the gas of each origin chain).
+    const gas = { total: 0.6, origin: [{ usd: 0.1 }, { usd: 0.2 }], destination: { usd: 0.3 } }
+    expect(at(gas, '/total', { sumOf: ['/origin/*/usd', '/destination/usd'] }).ok).toBe(true)
+    expect(at({ ...gas, total: 0.5 }, '/total', { sumOf: ['/origin/*/usd', '/destination/usd'] }).ok).toBe(
+      false,
+    )
+    expect(at({ ...gas, origin: [] }, '/total', { sumOf: ['/origin/*/usd', '/destination/usd'] }).ok).toBe(
+      false,
+    )
   })
 
   test('each: every item of a non-empty array, paths relative to the item; ascendingBy', () => {

@@ -262,11 +262,14 @@ export function applyRelations(value: unknown, matcher: Matcher, document: unkno
   if (matcher.sumOf !== undefined) {
     const actual = toNum(value)
     if (!actual) return { ok: false, message: `is ${JSON.stringify(value)}, not a number` }
+    // A `*` segment (`/gasCost/originChains/*/gasUSD`) adds every element or field there.
     const parts = matcher.sumOf.map((path) => ({ path, read: readPath(document, path) }))
-    const bad = parts.find((p) => !p.read.found || !toNum(p.read.value))
+    const numOf = (p: (typeof parts)[number]) =>
+      p.path.includes('/*') ? sortKey(document, p.path) : p.read.found ? toNum(p.read.value) : undefined
+    const bad = parts.find((p) => !numOf(p))
     if (bad)
       return { ok: false, message: `cannot be summed: ${bad.path} is ${JSON.stringify(bad.read.value)}` }
-    const nums = parts.map((p) => toNum(p.read.value) as Num)
+    const nums = parts.map((p) => numOf(p) as Num)
     const exact = 'exact' in actual && nums.every((n) => 'exact' in n)
     const ok = exact
       ? nums.reduce((s, n) => s + (n as { exact: bigint }).exact, 0n) === actual.exact

@@ -21,7 +21,7 @@ export type Matcher = {
   atLeast?: z.infer<typeof Bound> | undefined
   lessThan?: z.infer<typeof Bound> | undefined
   atMost?: z.infer<typeof Bound> | undefined
-  /** The value is the sum of the values at these paths of the same document (integers exactly, others within 1e-6). */
+  /** The value is the sum of the values at these paths of the same document (integers exactly, others within 1e-6; a `*` segment adds every item there). */
   sumOf?: string[] | undefined
   /** The value is a non-empty array (or object: its values) and every item satisfies these matchers (paths relative to the item). */
   each?: Record<string, Matcher> | undefined
