@@ -347,7 +347,10 @@ describe('blanc routes', () => {
     expect(alps.intentCost.hasFulfilledAll).toBe(false)
     expect(Object.keys(alps.tokenRequirements ?? {})).toEqual([USDC(8453)])
     // "for externally owned accounts only": a smart account's best effort has none.
-    const smart = await quoting.routeAlps({ ...big, account: { ...big.account, accountType: 'smartAccount' } })
+    const smart = await quoting.routeAlps({
+      ...big,
+      account: { ...big.account, accountType: 'smartAccount' },
+    })
     expect(smart.intentCost.hasFulfilledAll).toBe(false)
     expect(smart.tokenRequirements).toBeUndefined()
   })
