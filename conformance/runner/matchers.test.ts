@@ -46,6 +46,15 @@ describe('relational matchers', () => {
     expect(at(doc, '/usd/total', { sumOf: ['/usd/gas', '/usd/bridge'] }).ok).toBe(true)
     expect(at(doc, '/usd/total', { sumOf: ['/usd/gas'] }).ok).toBe(false)
     expect(at(doc, '/fee', { sumOf: ['/parts/gas', '/missing'] }).ok).toBe(false)
+    // `*`: every element there (the gas of each origin chain).
+    const gas = { total: 0.6, origin: [{ usd: 0.1 }, { usd: 0.2 }], destination: { usd: 0.3 } }
+    expect(at(gas, '/total', { sumOf: ['/origin/*/usd', '/destination/usd'] }).ok).toBe(true)
+    expect(at({ ...gas, total: 0.5 }, '/total', { sumOf: ['/origin/*/usd', '/destination/usd'] }).ok).toBe(
+      false,
+    )
+    expect(at({ ...gas, origin: [] }, '/total', { sumOf: ['/origin/*/usd', '/destination/usd'] }).ok).toBe(
+      false,
+    )
   })
 
   test('each: every item of a non-empty array, paths relative to the item; ascendingBy', () => {
@@ -89,6 +98,31 @@ describe('relational matchers', () => {
       ok: false,
       message: expect.stringContaining('item 1: /total is "4"'),
     })
+  })
+
+  test('usdOf: a raw amount at its decimals times a price (a number or a path), within 1e-6 USD', () => {
+    const quote = {
+      fee: { gas: '4641' },
+      usd: { gas: 0.004641 },
+      prices: { USDC: 1, ETH: 3000 },
+      wei: '1000000000000000',
+    }
+    const gas = { amount: '/fee/gas', decimals: 6, price: { path: '/prices/USDC' } }
+    expect(at(quote, '/usd/gas', { usdOf: gas }).ok).toBe(true)
+    expect(at({ ...quote, usd: { gas: 0 } }, '/usd/gas', { usdOf: gas })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining(
+        'not the USD worth of /fee/gas ("4641") at 6 decimals and price /prices/USDC (1): 0.004641',
+      ),
+    })
+    expect(at({ v: 3 }, '/v', { usdOf: { amount: '/w', decimals: 18, price: 3000 } }).ok).toBe(false)
+    expect(at({ ...quote, v: 3 }, '/v', { usdOf: { amount: '/wei', decimals: 18, price: 3000 } }).ok).toBe(
+      true,
+    )
+    expect(at({ ...quote, v: 3.01 }, '/v', { usdOf: { amount: '/wei', decimals: 18, price: 3000 } }).ok).toBe(
+      false,
+    )
+    expect(at(quote, '/usd/gas', { usdOf: { ...gas, price: { path: '/prices/DAI' } } }).ok).toBe(false)
   })
 
   test('the schema refuses an empty matcher and takes nested ones', () => {

@@ -241,7 +241,7 @@ const COMPARISONS = [
 ] as const
 
 /**
- * The relational conditions of a matcher (comparisons, `sumOf`, `each`, `ascendingBy`) on a value
+ * The relational conditions of a matcher (comparisons, `sumOf`, `each`, `ascendingBy`, `usdOf`) on a value
  * found in `document` (the response body, or the item `each` is at): `{path}` bounds and
  * `sumOf` paths are read from that document.
  *
@@ -262,11 +262,14 @@ export function applyRelations(value: unknown, matcher: Matcher, document: unkno
   if (matcher.sumOf !== undefined) {
     const actual = toNum(value)
     if (!actual) return { ok: false, message: `is ${JSON.stringify(value)}, not a number` }
+    // A `*` segment (`/gasCost/originChains/*/gasUSD`) adds every element or field there.
     const parts = matcher.sumOf.map((path) => ({ path, read: readPath(document, path) }))
-    const bad = parts.find((p) => !p.read.found || !toNum(p.read.value))
+    const numOf = (p: (typeof parts)[number]) =>
+      p.path.includes('/*') ? sortKey(document, p.path) : p.read.found ? toNum(p.read.value) : undefined
+    const bad = parts.find((p) => !numOf(p))
     if (bad)
       return { ok: false, message: `cannot be summed: ${bad.path} is ${JSON.stringify(bad.read.value)}` }
-    const nums = parts.map((p) => toNum(p.read.value) as Num)
+    const nums = parts.map((p) => numOf(p) as Num)
     const exact = 'exact' in actual && nums.every((n) => 'exact' in n)
     const ok = exact
       ? nums.reduce((s, n) => s + (n as { exact: bigint }).exact, 0n) === actual.exact
@@ -296,6 +299,10 @@ export function applyRelations(value: unknown, matcher: Matcher, document: unkno
         if (!outcome.ok) return { ok: false, message: `item ${key}: ${path} ${outcome.message}` }
       }
   }
+  if (matcher.usdOf !== undefined) {
+    const outcome = usdOf(value, matcher.usdOf, document)
+    if (!outcome.ok) return outcome
+  }
   if (matcher.ascendingBy !== undefined) {
     if (!Array.isArray(value) || value.length === 0)
       return { ok: false, message: `is ${JSON.stringify(value)?.slice(0, 100)}, not a non-empty array` }
@@ -312,6 +319,25 @@ export function applyRelations(value: unknown, matcher: Matcher, document: unkno
         }
   }
   return { ok: true }
+}
+
+/** Whether `value` is the USD worth of the raw amount at `spec.amount`: amount ÷ 10^decimals × price, within 1e-6 USD. */
+function usdOf(value: unknown, spec: NonNullable<Matcher['usdOf']>, document: unknown): MatchResult {
+  const actual = toNum(value)
+  if (!actual) return { ok: false, message: `is ${JSON.stringify(value)}, not a number` }
+  const amount = readPath(document, spec.amount)
+  const raw = amount.found ? toNum(amount.value) : undefined
+  if (!raw)
+    return { ok: false, message: `cannot be priced: ${spec.amount} is ${JSON.stringify(amount.value)}` }
+  const { num: price, label } = resolveBound(spec.price, document)
+  if (!price) return { ok: false, message: `cannot be priced: the price ${label} is not a number` }
+  const expected = (asFloat(raw) / 10 ** spec.decimals) * asFloat(price)
+  return Math.abs(asFloat(actual) - expected) <= 1e-6 * Math.max(1, Math.abs(expected))
+    ? { ok: true }
+    : {
+        ok: false,
+        message: `is ${JSON.stringify(value)}, not the USD worth of ${spec.amount} (${JSON.stringify(amount.value)}) at ${spec.decimals} decimals and price ${label}: ${expected}`,
+      }
 }
 
 /**

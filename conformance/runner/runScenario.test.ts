@@ -228,9 +228,21 @@ steps:
   - patch: { value: { a: 1 }, set: { /b/c: 2 } }
     captureAs: x
 `)
-    const run = await runConformance({ target: local.target, apiKey: local.apiKey, scenarios: [bad] })
+    // A new field of an existing object is added (e.g. `/options` of a signed intentOp).
+    const added = scenario(`
+id: steps.patch-added
+title: patch adds a field
+spec: test
+steps:
+  - patch: { value: { a: 1 }, set: { /b: { c: 2 } } }
+    captureAs: x
+  - http: { method: GET, path: /health }
+    expect: { body: { /x: { equals: '\${x}' } } }
+`)
+    const run = await runConformance({ target: local.target, apiKey: local.apiKey, scenarios: [bad, added] })
     expect(run.scenarios[0]!.checks[0]!.status).toBe('failed')
     expect(run.scenarios[0]!.checks[0]!.message).toContain('/b/c does not exist')
+    expect(run.scenarios[1]!.checks.at(-1)!.expected).toEqual({ equals: { a: 1, b: { c: 2 } } })
   })
 
   test('a receipt step fails for a transaction that is not mined', async () => {

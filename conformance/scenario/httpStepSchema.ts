@@ -21,12 +21,17 @@ export type Matcher = {
   atLeast?: z.infer<typeof Bound> | undefined
   lessThan?: z.infer<typeof Bound> | undefined
   atMost?: z.infer<typeof Bound> | undefined
-  /** The value is the sum of the values at these paths of the same document (integers exactly, others within 1e-6). */
+  /** The value is the sum of the values at these paths of the same document (integers exactly, others within 1e-6; a `*` segment adds every item there). */
   sumOf?: string[] | undefined
   /** The value is a non-empty array (or object: its values) and every item satisfies these matchers (paths relative to the item). */
   each?: Record<string, Matcher> | undefined
   /** The value is a non-empty array whose items' numbers at this path never decrease (a `*` segment sums every field there). */
   ascendingBy?: string | undefined
+  /**
+   * The value is the USD worth of a raw token amount: amount (at a path of the same document) ÷
+   * 10^decimals × price (a number or `{path}`), within 1e-6 USD (USD values are micro-USD rounded).
+   */
+  usdOf?: { amount: string; decimals: number; price: z.infer<typeof Bound> } | undefined
 }
 
 export const Matcher: z.ZodType<Matcher> = z.lazy(() =>
@@ -45,10 +50,13 @@ export const Matcher: z.ZodType<Matcher> = z.lazy(() =>
       sumOf: z.array(z.string()).min(1).optional(),
       each: z.record(z.string(), Matcher).optional(),
       ascendingBy: z.string().optional(),
+      usdOf: z
+        .strictObject({ amount: z.string(), decimals: z.number().int().min(0).max(36), price: Bound })
+        .optional(),
     })
     .refine((m) => Object.values(m).some((v) => v !== undefined), {
       message:
-        'a matcher needs at least one of equals, matches, exists, absent, type, oneOf, greaterThan, atLeast, lessThan, atMost, sumOf, each, ascendingBy',
+        'a matcher needs at least one of equals, matches, exists, absent, type, oneOf, greaterThan, atLeast, lessThan, atMost, sumOf, each, ascendingBy, usdOf',
     })
     .refine((m) => m.matches === undefined || isRegExp(m.matches), {
       message: 'matches is not a valid regex',

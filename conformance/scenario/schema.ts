@@ -103,7 +103,7 @@ export const PatchStep = z.strictObject({
   patch: z.strictObject({
     /** The value to copy, usually `${captured}`. */
     value: z.unknown(),
-    /** JSON pointer (`/elements/0/mandate/tokenOut/0/1`) → new value; the path must exist. */
+    /** JSON pointer (`/elements/0/mandate/tokenOut/0/1`) → new value; its parent must exist (an object may get a new field). */
     set: z.record(z.string().startsWith('/'), z.unknown()).refine((s) => Object.keys(s).length > 0, {
       message: 'set at least one field',
     }),

@@ -1,4 +1,4 @@
-// `npm run mutation [-- --sample N --seed S --folders quoting,http]`: StrykerJS over the
+// `npm run mutation [-- --sample N --seed S --folders quoting,http --concurrency 2]`: StrykerJS over the
 // simulator's domain and HTTP code (stryker.config.mjs), each mutant judged by every pack
 // (scripts/mutation/runPacks.mjs). Whole, or on a seeded random sample of N source lines (every
 // mutant on those lines). Then the score per folder, from Stryker's JSON report, and the
@@ -19,6 +19,8 @@ const { values } = parseArgs({
     /** Explicit `file:line-line` ranges (comma-separated), e.g. to re-check survivors. */
     lines: { type: 'string' },
     'report-only': { type: 'boolean', default: false },
+    /** Mutants run at once (stryker.config.mjs: 1); each starts its own Anvils and simulator. */
+    concurrency: { type: 'string' },
   },
 })
 const folders = values.folders ? values.folders.split(',') : MUTATED_FOLDERS
@@ -97,10 +99,15 @@ if (!values['report-only']) {
         : `Whole run over ${folders.join(', ')}.`,
   )
   const started = Date.now()
-  const run = spawnSync('npx', ['stryker', 'run', 'stryker.config.mjs', '--mutate', mutate.join(',')], {
-    cwd: root,
-    stdio: 'inherit',
-  })
+  const concurrency = values.concurrency ? ['--concurrency', values.concurrency] : []
+  const run = spawnSync(
+    'npx',
+    ['stryker', 'run', 'stryker.config.mjs', '--mutate', mutate.join(','), ...concurrency],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  )
   console.log(`Stryker finished in ${((Date.now() - started) / 60_000).toFixed(1)} min (exit ${run.status}).`)
 }
 

@@ -346,6 +346,13 @@ describe('blanc routes', () => {
     expect(AlpsRouteResponse.safeParse(alps).success).toBe(true)
     expect(alps.intentCost.hasFulfilledAll).toBe(false)
     expect(Object.keys(alps.tokenRequirements ?? {})).toEqual([USDC(8453)])
+    // "for externally owned accounts only": a smart account's best effort has none.
+    const smart = await quoting.routeAlps({
+      ...big,
+      account: { ...big.account, accountType: 'smartAccount' },
+    })
+    expect(smart.intentCost.hasFulfilledAll).toBe(false)
+    expect(smart.tokenRequirements).toBeUndefined()
   })
 
   test('a multi-chain split when no single chain can fund', async () => {

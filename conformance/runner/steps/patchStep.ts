@@ -16,7 +16,10 @@ export async function patchStep(step: PatchStep, run: StepRun): Promise<void> {
   run.vars[step.captureAs] = copy
 }
 
-/** Sets the value at a JSON pointer of an object or array; the parent must exist. */
+/**
+ * Sets the value at a JSON pointer of an object or array; the parent must exist (a new field of
+ * an object is added, e.g. `/options` of a signed intentOp; an array's index must exist).
+ */
 function setPointer(root: unknown, pointer: string, value: unknown): void {
   const parts = pointer
     .slice(1)
@@ -25,7 +28,8 @@ function setPointer(root: unknown, pointer: string, value: unknown): void {
   let node = root
   for (const [i, part] of parts.entries()) {
     const last = i === parts.length - 1
-    if (typeof node !== 'object' || node === null || !(part in node))
+    const newField = last && typeof node === 'object' && node !== null && !Array.isArray(node)
+    if (typeof node !== 'object' || node === null || (!(part in node) && !newField))
       throw new PatchPathError(`patch: ${pointer} does not exist (no "${part}")`)
     if (last) (node as Record<string, unknown>)[part] = value
     else node = (node as Record<string, unknown>)[part]

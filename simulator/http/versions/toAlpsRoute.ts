@@ -7,7 +7,7 @@ import { buildIntentCost } from './buildIntentCost'
 /**
  * The alps answer of a quote of the `best` route: its server-signed intentOp and its
  * `intentCost`; when nothing funds every request, the best effort with `hasFulfilledAll: false`
- * and `tokenRequirements` per requested token.
+ * and, for an externally owned account, `tokenRequirements` per requested token.
  */
 export function toAlpsRoute(result: QuoteResult): AlpsRouteResponse {
   // A `best` quote has exactly one route: a plan, or the best effort when none works.
@@ -28,7 +28,8 @@ export function toAlpsRoute(result: QuoteResult): AlpsRouteResponse {
       missing: result.missing,
     }),
   }
-  if (result.missing)
+  // Spec (Route response, version alps): tokenRequirements is "for externally owned accounts only".
+  if (result.missing && !route.quoted.account.isSmartAccount)
     response.tokenRequirements = Object.fromEntries(
       result.missing.map((m) => [m.token, toTokenRequirement(m)]),
     )

@@ -184,6 +184,8 @@ export async function startIndependentTarget(
         {
           intentId: base.intentId,
           expiresAt: base.expiresAt,
+          // The public blanc API's estimate (facts §1): one fill on the destination.
+          estimatedFillTime: { seconds: 2 },
           cost: {
             input: [{ token: base.token, chainId: destinationChainId, amount }],
             output: [{ token: base.token, chainId: destinationChainId, amount }],
