@@ -28,11 +28,17 @@ export function stepVersion(
   )
 }
 
-/** The one version an expectation names (itself, or every one of its alternatives alike), if any. */
+/**
+ * The one version an expectation names (itself, or its alternatives alike), if any. An
+ * alternative that names no version (a refusal in any shape) does not veto the others: `anyOf:
+ * [{ status: 200, schema: BlancRouteResponse }, { status: 4xx, reason: … }]` is a blanc step.
+ */
 function expectedVersion(expect: HttpStep['expect'] | undefined): Version | undefined {
   if (!expect) return undefined
   const own = new Set([...namedVersions(expect), ...(expect.should ? namedVersions(expect.should) : [])])
-  const alternatives = [...(expect.anyOf ?? []), ...(expect.should?.anyOf ?? [])].map(namedVersions)
+  const alternatives = [...(expect.anyOf ?? []), ...(expect.should?.anyOf ?? [])]
+    .map(namedVersions)
+    .filter((versions) => versions.size > 0)
   const named = new Set(own)
   if (alternatives.length > 0 && alternatives.every((versions) => versions.size === 1))
     for (const versions of alternatives) for (const version of versions) named.add(version)
