@@ -30,6 +30,9 @@ const OTHER_NODE = '22'
 // biome-ignore lint/suspicious/noControlCharactersInRegex: colours in vitest's and npm's output
 const clean = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '')
 
+// Opt-in on a developer's machine: it packs, installs every dependency from the registry into fresh
+// projects, starts a local registry and a second Node major (several minutes, network). `.ci/run`
+// sets INTENT_DEVNET_PACKAGE_TEST=1, so in CI it always runs.
 describe.skipIf(!enabled)('the npm package, from its tarball', () => {
   let files: string[]
   let tarball: string
