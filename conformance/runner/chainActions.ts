@@ -14,10 +14,10 @@ import type { PrivateKeyAccount } from 'viem/accounts'
 import { addresses } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { nativeSigningAccount } from '../../lib/nativeSign'
+import { smartAccountOf } from '../../lib/smartAccount'
 import { BaseError } from '../../spec/BaseError'
 import type { ChainStep } from '../scenario/schema'
 import { namedContract } from './namedContract'
-import { smartAccountOf } from './smartAccount'
 import type { TargetCapabilities } from './types'
 
 /** The Compact v1 deposit functions the runner calls (facts §3). */

@@ -10,6 +10,7 @@ import {
   type TypedDataDefinition,
 } from 'viem'
 import { addresses } from '../../contracts/addresses'
+import { smartAccountSignature } from '../../lib/smartAccount'
 import {
   type Element,
   type IntentOp,
@@ -19,7 +20,6 @@ import {
   SINGLE_CHAIN_OPS_TYPES,
 } from '../../spec'
 import { BaseError } from '../../spec/BaseError'
-import { smartAccountSignature } from './smartAccount'
 
 /**
  * Signs an alps `intentOp` as an integrator's client does (the public SDK 1.x): the client

@@ -1,7 +1,7 @@
+import { smartAccountSignature } from '../../../lib/smartAccount'
 import type { SignStep } from '../../scenario/schema'
 import { signTypedDataAs } from '../chainActions'
 import { interpolate } from '../interpolate'
-import { smartAccountSignature } from '../smartAccount'
 import type { StepRun } from './stepRun'
 
 /** `sign`: signs EIP-712 typed data as given with an account (or a smart account's owner key), and captures the signature(s). */

@@ -1,16 +1,7 @@
-import {
-  type Address,
-  encodeAbiParameters,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  keccak256,
-  type PublicClient,
-  zeroAddress,
-} from 'viem'
+import { type Address, type Hex, keccak256, type PublicClient } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { addresses } from '../../../contracts/addresses'
-import { NexusAccountFactory, NexusBootstrap } from '../../../contracts/generated/artifacts'
+import { smartAccountOf } from '../../../lib/smartAccount'
 import type { IntentSigner } from './buildSignedIntent'
 
 /** A Nexus-compatible smart account owned by one EOA, as docs/smart-account.md describes it. */
@@ -26,45 +17,20 @@ export type NexusAccountInfo = {
 }
 
 /**
- * Builds the factory call of a Nexus account for `owner` (our own encoding, no SDK: default
- * OwnableValidator with threshold 1, the IntentExecutor installed as executor module, salt
- * keccak256('0x')) and asks the devnet's factory for its address.
+ * The Nexus account of `owner` as the SDK makes it (lib/smartAccount.ts: default OwnableValidator
+ * with threshold 1, the IntentExecutor as executor module, salt keccak256('0x')), with its signer.
  */
 export async function nexusAccountFor(
   publicClient: PublicClient,
   owner: PrivateKeyAccount,
   salt: Hex = keccak256('0x'),
 ): Promise<NexusAccountInfo> {
-  const bootstrapCall = encodeFunctionData({
-    abi: NexusBootstrap.abi,
-    functionName: 'initNexusWithDefaultValidatorAndOtherModulesNoRegistry',
-    args: [
-      encodeAbiParameters([{ type: 'uint256' }, { type: 'address[]' }], [1n, [owner.address]]),
-      [],
-      [{ module: addresses.intentExecutor, initData: '0x' }],
-      { module: zeroAddress, initData: '0x' },
-      [],
-      [],
-    ],
-  })
-  const initData = encodeAbiParameters(
-    [{ type: 'address' }, { type: 'bytes' }],
-    [addresses.nexusBootstrap, bootstrapCall],
+  const { address, setupOps, factoryData } = await smartAccountOf(
+    publicClient,
+    owner.address,
+    undefined,
+    salt,
   )
-  const factoryData = encodeFunctionData({
-    abi: NexusAccountFactory.abi,
-    functionName: 'createAccount',
-    args: [initData, salt],
-  })
-  const address = getAddress(
-    await publicClient.readContract({
-      address: addresses.nexusFactory,
-      abi: NexusAccountFactory.abi,
-      functionName: 'computeAccountAddress',
-      args: [initData, salt],
-    }),
-  )
-  const setupOps = [{ to: addresses.nexusFactory as Address, data: factoryData }]
   return {
     address,
     owner,

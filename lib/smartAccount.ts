@@ -9,8 +9,8 @@ import {
   type PublicClient,
   zeroAddress,
 } from 'viem'
-import { addresses } from '../../contracts/addresses'
-import { NexusAccountFactory, NexusBootstrap } from '../../contracts/generated/artifacts'
+import { addresses } from '../contracts/addresses'
+import { NexusAccountFactory, NexusBootstrap } from '../contracts/generated/artifacts'
 
 /** A Nexus smart account of one owner, as a route request's `account` names it. */
 export type SmartAccount = {
@@ -19,9 +19,14 @@ export type SmartAccount = {
   owner: Address
   /** The factory call that deploys it (the route request's `account.setupOps`). */
   setupOps: { to: Address; data: Hex }[]
+  /** The factory's `createAccount` calldata (what `setupOps` sends). */
+  factoryData: Hex
 }
 
 /**
+ * Shared by the conformance runner's `smartAccount` step and the simulator's tests (one encoding of
+ * the SDK's account, not two).
+ *
  * The Nexus smart account the public SDK 1.x makes for one ECDSA owner (docs/smart-account.md):
  * the default OwnableValidator with threshold 1, the IntentExecutor installed as executor module,
  * salt keccak256('0x'); its address as the chain's factory computes it (CREATE2).
@@ -37,8 +42,8 @@ export async function smartAccountOf(
     bootstrap: addresses.nexusBootstrap,
     intentExecutor: addresses.intentExecutor,
   },
+  salt: Hex = keccak256('0x'),
 ): Promise<SmartAccount> {
-  const salt = keccak256('0x')
   const bootstrapCall = encodeFunctionData({
     abi: NexusBootstrap.abi,
     functionName: 'initNexusWithDefaultValidatorAndOtherModulesNoRegistry',
@@ -70,6 +75,7 @@ export async function smartAccountOf(
     address: getAddress(address),
     owner: getAddress(owner),
     setupOps: [{ to: contracts.factory, data }],
+    factoryData: data,
   }
 }
 
