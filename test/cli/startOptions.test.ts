@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { mnemonicToAccount } from 'viem/accounts'
 import { describe, expect, it } from 'vitest'
@@ -11,29 +10,11 @@ import {
   START_OPTIONS,
   startOptionArgs,
 } from '../../spec/startOptions'
+import { freePorts } from '../support/freePorts'
 
 // The one options schema (spec/startOptions.ts): the CLI's flags come from it, an unknown name
 // is an error listing the valid ones, and the Anvil-like options really shape the chains.
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'intent-devnet.js')
-
-/** A port N with N + 1 free too. */
-async function freePortPair(): Promise<number> {
-  const listen = (port: number) =>
-    new Promise<Server | undefined>((resolve) => {
-      const server = createServer()
-      server.once('error', () => resolve(undefined))
-      server.listen(port, '127.0.0.1', () => resolve(server))
-    })
-  for (;;) {
-    const first = await listen(0)
-    const port = (first!.address() as { port: number }).port
-    const second = await listen(port + 1)
-    await Promise.all(
-      [first, second].map((server) => new Promise((done) => (server ? server.close(done) : done(0)))),
-    )
-    if (second) return port
-  }
-}
 
 describe('the start options schema', () => {
   it('`up --help` lists a flag for every option, from the schema', () => {
@@ -74,7 +55,7 @@ describe('the start options schema', () => {
   })
 
   it('rpcPort, mnemonic, accountCount, balance and blockTime shape the real chains', async () => {
-    const rpcPort = await freePortPair()
+    const rpcPort = await freePorts(2)
     const mnemonic = 'legal winner thank year wave sausage worth useful legal winner thank yellow'
     const sim = await startSimulator({
       port: 0,

@@ -1,9 +1,9 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
-import { createServer, type Server } from 'node:net'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePorts } from '../support/freePorts'
 import { linkTools, packOnce, root, run, startUp, stopsAnswering, treeDigest, writeProject } from './consumer'
 import {
   cjsCheck,
@@ -343,22 +343,3 @@ describe.skipIf(!enabled)('the npm package, from its tarball', () => {
     )
   })
 })
-
-/** A port N with N + 1, … N + count - 1 free too. */
-async function freePorts(count: number): Promise<number> {
-  const listen = (port: number) =>
-    new Promise<Server | undefined>((resolve) => {
-      const server = createServer()
-      server.once('error', () => resolve(undefined))
-      server.listen(port, '127.0.0.1', () => resolve(server))
-    })
-  for (;;) {
-    const first = await listen(0)
-    const port = (first!.address() as { port: number }).port
-    const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => listen(port + 1 + i)))
-    await Promise.all(
-      [first, ...rest].map((server) => new Promise((done) => (server ? server.close(done) : done(0)))),
-    )
-    if (rest.every(Boolean) && port + count < 65535) return port
-  }
-}
