@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { runCli } from '../test/support/runCli'
 import { type LocalTarget, startLocalTarget } from './runner/startLocalTarget'
 import { loadScenarios } from './scenario/loadScenarios'
 
-const root = join(import.meta.dirname, '..')
 let local: LocalTarget
 let out: string
 
@@ -16,17 +15,7 @@ beforeAll(async () => {
 })
 afterAll(() => local?.stop())
 
-/** Spawns the real CLI (`node bin/intent-devnet.js conformance …`) and collects its output. */
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/intent-devnet.js', 'conformance', ...args], { cwd: root })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const cli = (args: string[]) => runCli(['conformance', ...args])
 
 const target = () => ['--target', local.target, '--api-key', local.apiKey]
 

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process'
 import { mkdtemp, readdir, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { runCli } from '../../test/support/runCli'
 import { type LocalTarget, startLocalTarget } from '../runner/startLocalTarget'
 import { progressLine } from './cli'
 
@@ -11,7 +11,6 @@ import { progressLine } from './cli'
  * with findings, 2 on a usage error, and the report states the budget and what was sent.
  */
 
-const root = join(import.meta.dirname, '..', '..')
 let local: LocalTarget
 let out: string
 
@@ -21,16 +20,7 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => local?.stop())
 
-function fuzz(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/intent-devnet.js', 'fuzz', ...args], { cwd: root })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const fuzz = (args: string[]) => runCli(['fuzz', ...args])
 
 const target = () => ['--target', local.target, '--api-key', local.apiKey]
 
