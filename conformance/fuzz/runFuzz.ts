@@ -27,10 +27,10 @@ export type RunFuzzParameters = {
   target?: string | undefined
   /**
    * Without `target`, where the simulator runs: `in-process` (default), or a child process of
-   * `child-process` (`intent-devnet up` of this package, what `intent-devnet fuzz` does): the fuzzer
+   * `intent-devnet up` run by this CLI (`{ bin }`, what `intent-devnet fuzz` does): the fuzzer
    * and the simulator then each have a core (BENCHMARKS.md, "`intent-devnet fuzz`'s stateless phase").
    */
-  localTarget?: 'in-process' | 'child-process' | undefined
+  localTarget?: 'in-process' | { bin: string } | undefined
   apiKey?: string | undefined
   /** The run's seed (default: a random one, stated in the report). */
   seed?: number | undefined
@@ -97,8 +97,8 @@ export async function runFuzz(parameters: RunFuzzParameters): Promise<FuzzRun> {
   let local: LocalTarget | undefined
   if (!parameters.target)
     local =
-      parameters.localTarget === 'child-process'
-        ? await startLocalTargetProcess({ apiKey: parameters.apiKey })
+      typeof parameters.localTarget === 'object'
+        ? await startLocalTargetProcess({ bin: parameters.localTarget.bin, apiKey: parameters.apiKey })
         : await startLocalTarget({ apiKey: parameters.apiKey })
   try {
     const target = parameters.target ?? local!.target
