@@ -78,7 +78,6 @@ async function addIntents(store: IntentStore<SignedIntent>, count: number, now: 
     } as unknown as SignedIntent
     const record = await store.create({
       intentId: null,
-      version: 'alps',
       sponsor,
       recipient: sponsor,
       destinationChainId: 8453,

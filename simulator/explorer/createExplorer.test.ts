@@ -13,7 +13,6 @@ describe('createExplorer: intents newest first, paged', () => {
     const add = (n: number) =>
       store.create({
         intentId: null,
-        version: 'alps',
         sponsor,
         recipient: sponsor,
         destinationChainId: 8453,

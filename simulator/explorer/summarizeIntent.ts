@@ -16,7 +16,8 @@ export function summarizeIntent(record: IntentRecord<SignedIntent>): ExplorerInt
   return {
     id: record.id,
     intentId: record.intentId,
-    version: record.version,
+    // A quote id means a blanc submission (POST /intents/{id}); an operation sent whole is alps.
+    version: record.intentId === null ? 'alps' : 'blanc',
     account: record.sponsor,
     recipient: record.recipient,
     originChainIds: record.claims.map((c) => c.chainId),

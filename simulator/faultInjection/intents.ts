@@ -37,10 +37,7 @@ export function withIntentFaults(service: IntentService, context: IntentFaultsCo
         // Refused, yet stored and handed to the relayer all the same (a dry run is never stored:
         // it is simulateOperation, not wrapped).
         if (faults.has('intents.settle-refused-tampered') && error instanceof SubmissionRefusedError)
-          await acceptIntent({ store, relayer }, signedOfOperation(signedIntentOp), {
-            intentId: null,
-            version: 'alps',
-          })
+          await acceptIntent({ store, relayer }, signedOfOperation(signedIntentOp), { intentId: null })
         throw error
       }
     },

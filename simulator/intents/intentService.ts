@@ -58,18 +58,17 @@ export function signedOfOperation(signedIntentOp: SignedIntentOp): SignedIntent 
  * the same content throws `Intent.DuplicateSubmissionError`.
  *
  * @example
- * const record = await acceptIntent({ store, relayer }, signed, { intentId: null, version: 'alps' })
+ * const record = await acceptIntent({ store, relayer }, signed, { intentId: null })
  */
 export async function acceptIntent(
   context: { store: IntentStore<SignedIntent>; relayer: Relayer },
   signed: SignedIntent,
-  from: { intentId: string | null; version: 'alps' | 'blanc'; quotedAt?: number | undefined },
+  from: { intentId: string | null; quotedAt?: number | undefined },
 ): Promise<IntentRecord<SignedIntent>> {
   const mandate = mandateOf(signed.intentOp)
   try {
     const record = await context.store.create({
       intentId: from.intentId,
-      version: from.version,
       sponsor: getAddress(signed.intentOp.sponsor),
       recipient: getAddress(mandate.recipient),
       destinationChainId: Number(mandate.destinationChainId),
@@ -143,7 +142,7 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
   return {
     async submitOperation(signedIntentOp) {
       const signed = await checkedOperation(signedIntentOp)
-      const record = await acceptIntent({ store, relayer }, signed, { intentId: null, version: 'alps' })
+      const record = await acceptIntent({ store, relayer }, signed, { intentId: null })
       return acceptedOf(record)
     },
 
@@ -154,7 +153,7 @@ export function createIntentService(parameters: CreateIntentServiceParameters): 
       // Taken only now, by a submit that passed every check: of two valid racing submits, the
       // first to get here wins and the other answers 404 (the quote was already submitted).
       if (!quotes.consume(intentId)) throw new QuoteNotFoundError(intentId)
-      const record = await acceptIntent({ store, relayer }, signed, { intentId, version: 'blanc', quotedAt })
+      const record = await acceptIntent({ store, relayer }, signed, { intentId, quotedAt })
       return acceptedOf(record)
     },
 

@@ -20,9 +20,11 @@ import {
 export type IntentRecord<Payload = unknown> = {
   /** Large integer string (spec: Submission result). */
   id: string
-  /** The blanc intent id the quote had, when submitted through blanc. */
+  /**
+   * The id of the kept quote it was submitted from, or null for an operation submitted whole.
+   * (The record names no API version: the edges that show one derive it from this.)
+   */
   intentId: string | null
-  version: 'alps' | 'blanc'
   createdAt: number
   sponsor: `0x${string}`
   recipient: `0x${string}`

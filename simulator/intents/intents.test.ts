@@ -148,7 +148,6 @@ describe('lifecycle', () => {
 describe('intentStore', () => {
   const input = (key: string) => ({
     intentId: null,
-    version: 'alps' as const,
     sponsor: `0x${'11'.repeat(20)}` as const,
     recipient: `0x${'11'.repeat(20)}` as const,
     destinationChainId: 8453,

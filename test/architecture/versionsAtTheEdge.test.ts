@@ -151,3 +151,57 @@ test('a domain module that imports a versioned schema fails the check; http/ may
     { file: 'simulator/withdrawals/probe.ts', name: '* (the whole contract)' },
   ])
 })
+
+/**
+ * Where a domain file names a version in its own words: a string literal 'alps' or 'blanc'. The
+ * explorer (a devnet page with its own routes) is an edge too: it shows which version a
+ * submission came through, derived from the record.
+ */
+function versionLiterals(tree: string): Finding[] {
+  const found: Finding[] = []
+  for (const file of domainFiles(tree)) {
+    if (file.startsWith(join('simulator', 'explorer') + sep)) continue
+    const source = ts.createSourceFile(
+      file,
+      readFileSync(join(tree, file), 'utf8'),
+      ts.ScriptTarget.Latest,
+      true,
+    )
+    const visit = (node: ts.Node) => {
+      if (
+        (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) &&
+        /^(alps|blanc)$/i.test(node.text)
+      )
+        found.push({ file, name: node.text })
+      ts.forEachChild(node, visit)
+    }
+    visit(source)
+  }
+  return found
+}
+
+test('no domain module names an API version: records and results say how, not through which version', () => {
+  expect(versionLiterals(root)).toEqual([])
+})
+
+test('a version named in a domain module fails the literal check; http/ and the explorer may', () => {
+  const tree = mkdtempSync(join(probeTree, 'literals-'))
+  const probes: Record<string, string> = {
+    'simulator/intents/record.ts': "export type R = { version: 'alps' | 'blanc' }\n",
+    'simulator/settlement/branch.ts': 'export const f = (v: string) => (v === `blanc` ? 1 : 2)\n',
+    'simulator/http/versions/shape.ts': "export const v = 'alps'\n",
+    'simulator/explorer/summary.ts': "export const v = 'blanc'\n",
+    'simulator/quoting/neutral.ts': "export const note = 'alpsish'\n",
+  }
+  for (const [file, text] of Object.entries(probes)) {
+    mkdirSync(join(tree, dirname(file)), { recursive: true })
+    writeFileSync(join(tree, file), text)
+  }
+  expect(
+    versionLiterals(tree).sort((a, b) => a.file.localeCompare(b.file) || a.name.localeCompare(b.name)),
+  ).toEqual([
+    { file: 'simulator/intents/record.ts', name: 'alps' },
+    { file: 'simulator/intents/record.ts', name: 'blanc' },
+    { file: 'simulator/settlement/branch.ts', name: 'blanc' },
+  ])
+})
