@@ -2,9 +2,9 @@
 pragma solidity ^0.8.30;
 
 import {CompactHashLib} from "./CompactHashLib.sol";
+import {CompactLedger} from "./CompactLedger.sol";
 import {AllocatedBatchTransfer, AllocatedTransfer, ComponentsById} from "./CompactTypes.sol";
 import {IAllocator} from "./IAllocator.sol";
-import {CompactLedger} from "./CompactLedger.sol";
 
 /// @title CompactTransfers
 /// @notice Moving locked balances (one of the parts TheCompact.sol is split into): the ERC-6909

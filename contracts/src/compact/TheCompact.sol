@@ -50,9 +50,9 @@ import {CompactTransfers} from "./CompactTransfers.sol";
 /// a multichain claim requires Multichain-scoped locks; every id of a batch shares one allocator.
 ///
 /// Composition: the contract is split by concern (no file over 400 lines, issue 27) into abstract
-/// bases over one ledger, composed here; the deployed code's ABI, storage layout and behaviour
-/// are those of the former single file.
-/// - CompactLedger (CompactLedger.sol): all storage (declared there only, in the original order),
+/// bases over one ledger, composed here, each in the file of its name; the deployed code's ABI,
+/// storage layout and behaviour are those of the former single file.
+/// - CompactLedger: all storage (declared there only, in the original order),
 ///   shared events and errors, lock ids, balances, nonces, the allocator's authorization, payouts.
 /// - CompactAllocators: allocator registration and nonces, registered compacts, emissaries.
 /// - CompactDeposits: deposits and forced withdrawals.
