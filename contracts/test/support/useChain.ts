@@ -9,10 +9,15 @@
  */
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, beforeEach } from 'vitest'
-import type { TestChain } from '../helpers'
+
+/** A started chain as {@link useChain} needs it: Anvil's snapshot and revert, and a stop. */
+export type StartedChain = {
+  client: { snapshot(): Promise<Hex>; revert(parameters: { id: Hex }): Promise<void> }
+  stop(): Promise<void>
+}
 
 /** What {@link useChain} drives: a fixture that builds its chain in `start`. */
-export type ChainFixture = { start(): Promise<TestChain> }
+export type ChainFixture = { start(): Promise<StartedChain> }
 
 /** Options of {@link useChain}. */
 export type UseChainOptions = {
@@ -27,7 +32,7 @@ export type UseChainOptions = {
  * (stop the chain) in the calling file. Call it at the top level of a test file.
  */
 export function useChain(fixture: ChainFixture, options: UseChainOptions = {}): void {
-  let chain: TestChain | undefined
+  let chain: StartedChain | undefined
   let snapshot: Hex | undefined
   beforeAll(async () => {
     chain = await fixture.start()
