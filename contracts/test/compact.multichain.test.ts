@@ -16,7 +16,8 @@ import {
   witnessTypestring,
 } from './support/compactFixture'
 
-// The Compact v1: multichain batch claims on the notarized chain and exogenously, and the SDK 1.x's legacy Compact domain.
+// The Compact v1: multichain batch claims on the notarized chain and exogenously, and the SDK 1.x's
+// legacy Compact domain.
 const fx = useCompactChain()
 
 describe('multichain claims', () => {

@@ -213,7 +213,8 @@ export class NexusAccountChain {
 /**
  * Registers the calling file's hooks (see useChain; no snapshots) and returns the chain they fill.
  *
- * @param options.deployed deploy the owner's account in the set-up (as its first test does in account.test.ts).
+ * @param options.deployed deploy the owner's account in the set-up (as the first test of
+ *   account.test.ts does).
  */
 export function useNexusAccount(options: { deployed: boolean }): NexusAccountChain {
   const fx = new NexusAccountChain(options)
