@@ -125,6 +125,62 @@ describe('relational matchers', () => {
     expect(at(quote, '/usd/gas', { usdOf: { ...gas, price: { path: '/prices/DAI' } } }).ok).toBe(false)
   })
 
+  test('changedBy: an integer against another changed by exactly an amount (a list added up), as a balance after a settlement', () => {
+    const balance = (value: string, matcher: Matcher) =>
+      applyMatcher({ found: true, value }, Matcher.parse(matcher))
+    // 2^64 + 5 dropped by 2^64: exact, past a double's precision.
+    expect(
+      balance('5', { changedBy: { from: '18446744073709551621', by: '-18446744073709551616' } }).ok,
+    ).toBe(true)
+    expect(balance('999', { changedBy: { from: '1000', by: -1 } }).ok).toBe(true)
+    expect(balance('1000', { changedBy: { from: 1000, by: 0 } }).ok).toBe(true)
+    expect(balance('940', { changedBy: { from: '1000', by: ['-50', '-10'] } }).ok).toBe(true)
+    // One unit off either way is a failure that says by how much it changed and how far off.
+    expect(balance('951', { changedBy: { from: '1000', by: '-50' } })).toEqual({
+      ok: false,
+      message: 'is 951, not "1000" changed by "-50" (950): it changed by -49, +1 off',
+    })
+    expect(balance('949', { changedBy: { from: '1000', by: '-50' } })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('it changed by -51, -1 off'),
+    })
+    expect(balance('1001', { changedBy: { from: '1000', by: 0 } }).ok).toBe(false)
+    // Only integers: a float, a non-number or a missing bound is not a change.
+    expect(balance('1.5', { changedBy: { from: '1', by: '0' } })).toMatchObject({
+      ok: false,
+      message: 'is "1.5", not an integer',
+    })
+    expect(balance('1', { changedBy: { from: 'x', by: '0' } })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('"x" is not an integer'),
+    })
+    expect(balance('1', { changedBy: { from: '1', by: ['0', '0.5'] } })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('the change "0.5" is not an integer'),
+    })
+    expect(applyMatcher({ found: false, value: undefined }, { changedBy: { from: '1', by: '0' } }).ok).toBe(
+      false,
+    )
+    // `{path}` reads the bounds from the same document: the amount a quote names.
+    const quote = { before: '1000', after: '900', input: { amount: '100' } }
+    expect(at(quote, '/after', { changedBy: { from: { path: '/before' }, by: '-100' } }).ok).toBe(true)
+    expect(
+      at(quote, '/after', { changedBy: { from: { path: '/before' }, by: { path: '/input/amount' } } }),
+    ).toMatchObject({
+      ok: false,
+      message:
+        'is 900, not /before ("1000") changed by /input/amount ("100") (1100): it changed by -100, -200 off',
+    })
+  })
+
+  test('changedBy: the schema takes a bound or a non-empty list of them, and nothing else', () => {
+    expect(Matcher.safeParse({ changedBy: { from: '${before}', by: '-${amount}' } }).success).toBe(true)
+    expect(Matcher.safeParse({ changedBy: { from: 1, by: [1, '2', { path: '/a' }] } }).success).toBe(true)
+    expect(Matcher.safeParse({ changedBy: { from: 1, by: [] } }).success).toBe(false)
+    expect(Matcher.safeParse({ changedBy: { from: 1 } }).success).toBe(false)
+    expect(Matcher.safeParse({ changedBy: { from: 1, by: 1, extra: 1 } }).success).toBe(false)
+  })
+
   test('the schema refuses an empty matcher and takes nested ones', () => {
     expect(Matcher.safeParse({}).success).toBe(false)
     expect(Matcher.safeParse({ each: { '/a': {} } }).success).toBe(false)

@@ -241,7 +241,7 @@ const COMPARISONS = [
 ] as const
 
 /**
- * The relational conditions of a matcher (comparisons, `sumOf`, `each`, `ascendingBy`, `usdOf`) on a value
+ * The relational conditions of a matcher (comparisons, `sumOf`, `each`, `ascendingBy`, `usdOf`, `changedBy`) on a value
  * found in `document` (the response body, or the item `each` is at): `{path}` bounds and
  * `sumOf` paths are read from that document.
  *
@@ -303,6 +303,10 @@ export function applyRelations(value: unknown, matcher: Matcher, document: unkno
     const outcome = usdOf(value, matcher.usdOf, document)
     if (!outcome.ok) return outcome
   }
+  if (matcher.changedBy !== undefined) {
+    const outcome = changedBy(value, matcher.changedBy, document)
+    if (!outcome.ok) return outcome
+  }
   if (matcher.ascendingBy !== undefined) {
     if (!Array.isArray(value) || value.length === 0)
       return { ok: false, message: `is ${JSON.stringify(value)?.slice(0, 100)}, not a non-empty array` }
@@ -338,6 +342,35 @@ function usdOf(value: unknown, spec: NonNullable<Matcher['usdOf']>, document: un
         ok: false,
         message: `is ${JSON.stringify(value)}, not the USD worth of ${spec.amount} (${JSON.stringify(amount.value)}) at ${spec.decimals} decimals and price ${label}: ${expected}`,
       }
+}
+
+/**
+ * Whether `value` is the integer `spec.from` changed by exactly `spec.by` (a list is added up):
+ * a balance after a settlement against the one captured before it. Integers only, exactly.
+ */
+function changedBy(value: unknown, spec: NonNullable<Matcher['changedBy']>, document: unknown): MatchResult {
+  const actual = toNum(value)
+  if (!actual || !('exact' in actual))
+    return { ok: false, message: `is ${JSON.stringify(value)}, not an integer` }
+  const from = resolveBound(spec.from, document)
+  if (!from.num || !('exact' in from.num))
+    return { ok: false, message: `cannot be compared: ${from.label} is not an integer` }
+  let by = 0n
+  const labels: string[] = []
+  for (const part of Array.isArray(spec.by) ? spec.by : [spec.by]) {
+    const { num, label } = resolveBound(part, document)
+    if (!num || !('exact' in num))
+      return { ok: false, message: `cannot be compared: the change ${label} is not an integer` }
+    by += num.exact
+    labels.push(label)
+  }
+  const expected = from.num.exact + by
+  if (actual.exact === expected) return { ok: true }
+  const change = actual.exact - from.num.exact
+  return {
+    ok: false,
+    message: `is ${actual.exact}, not ${from.label} changed by ${labels.join(' + ')} (${expected}): it changed by ${change}, ${change - by > 0n ? '+' : ''}${change - by} off`,
+  }
 }
 
 /**

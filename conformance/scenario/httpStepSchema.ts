@@ -32,6 +32,12 @@ export type Matcher = {
    * 10^decimals × price (a number or `{path}`), within 1e-6 USD (USD values are micro-USD rounded).
    */
   usdOf?: { amount: string; decimals: number; price: z.infer<typeof Bound> } | undefined
+  /**
+   * The value is the integer `from` changed by exactly `by` (a list is added up; negative for a
+   * drop), e.g. a balance read after a settlement against the one captured before it:
+   * `{from: '${before}', by: '-${amount}'}`. Integers only, compared exactly.
+   */
+  changedBy?: { from: z.infer<typeof Bound>; by: z.infer<typeof Bound> | z.infer<typeof Bound>[] } | undefined
 }
 
 export const Matcher: z.ZodType<Matcher> = z.lazy(() =>
@@ -53,10 +59,11 @@ export const Matcher: z.ZodType<Matcher> = z.lazy(() =>
       usdOf: z
         .strictObject({ amount: z.string(), decimals: z.number().int().min(0).max(36), price: Bound })
         .optional(),
+      changedBy: z.strictObject({ from: Bound, by: z.union([Bound, z.array(Bound).min(1)]) }).optional(),
     })
     .refine((m) => Object.values(m).some((v) => v !== undefined), {
       message:
-        'a matcher needs at least one of equals, matches, exists, absent, type, oneOf, greaterThan, atLeast, lessThan, atMost, sumOf, each, ascendingBy, usdOf',
+        'a matcher needs at least one of equals, matches, exists, absent, type, oneOf, greaterThan, atLeast, lessThan, atMost, sumOf, each, ascendingBy, usdOf, changedBy',
     })
     .refine((m) => m.matches === undefined || isRegExp(m.matches), {
       message: 'matches is not a valid regex',
