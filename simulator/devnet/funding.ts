@@ -14,7 +14,7 @@ import * as artifacts from '../../contracts/generated/artifacts'
 import { BaseError } from '../../spec/BaseError'
 import type { DevnetChain } from './chain'
 import type { DevKeys } from './keys'
-import { toLockId, toLockTag } from './lockTag'
+import { toLockId, toLockTag } from '../../lib/lockTag'
 import { tokenArtifact } from './placement'
 import type { DevnetCall } from './sendCalls'
 
@@ -35,7 +35,7 @@ export const FUNDING = {
 
 /**
  * The lock tag of the devnet's deposits: our allocator, multichain scope, ten-minute reset
- * period (The Compact v1 layout; see ./lockTag).
+ * period (The Compact v1 layout; see lib/lockTag.ts).
  */
 export const DEVNET_LOCK_TAG = toLockTag({ allocator: addresses.allocator })
 

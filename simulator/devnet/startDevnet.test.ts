@@ -12,7 +12,7 @@ import { readChainGas } from './actions/gas'
 import { bakeBootState } from './bootState'
 import { freshBootState } from './bootStateFiles.js'
 import { DEVNET_LOCK_TAG, FUNDING } from './funding'
-import { toLockId } from './lockTag'
+import { toLockId } from '../../lib/lockTag'
 import { getArtifact, placementTable } from './placement'
 import { type Devnet, startDevnet } from './startDevnet'
 

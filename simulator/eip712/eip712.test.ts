@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { tokensByChain } from '../../contracts/addresses'
 import type { IntentOp } from '../../spec/index'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
-import { toLockId } from '../devnet/lockTag'
+import { toLockId } from '../../lib/lockTag'
 import { buildIntentOp } from '../quoting/buildIntentOp'
 import type { FundingPlan, PlanRequest } from '../quoting/planFunding'
 import {

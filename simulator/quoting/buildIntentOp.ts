@@ -3,7 +3,7 @@ import type { PrivateKeyAccount } from 'viem/accounts'
 import { addresses } from '../../contracts/addresses'
 import type { Element, IntentOp } from '../../spec'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
-import { toLockId } from '../devnet/lockTag'
+import { toLockId } from '../../lib/lockTag'
 import {
   compactTypedData,
   EMPTY_OP,

@@ -2,7 +2,7 @@ import { type Address, encodeFunctionData, erc20Abi, type Hex } from 'viem'
 import { addresses } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
-import { toLockId } from '../devnet/lockTag'
+import { toLockId } from '../../lib/lockTag'
 import type { BalanceChain } from './createBalanceReader'
 import { isNative } from './swaps'
 

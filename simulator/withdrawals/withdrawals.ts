@@ -8,7 +8,7 @@ import type {
   WithdrawalResponse,
 } from '../../spec/index'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
-import { toLockId } from '../devnet/lockTag'
+import { toLockId } from '../../lib/lockTag'
 import type { Allocator } from '../signing/allocator'
 import type { Clock } from '../util/clock'
 import { InsufficientLockedBalanceError, UnknownChainError, UnknownTokenError } from './errors'

@@ -3,7 +3,7 @@ import type { PrivateKeyAccount } from 'viem/accounts'
 import { addresses, tokensByChain } from '../../../contracts/addresses'
 import type { IntentOp, SignedIntentOp } from '../../../spec'
 import { DEVNET_LOCK_TAG } from '../../devnet/funding'
-import { toLockId } from '../../devnet/lockTag'
+import { toLockId } from '../../../lib/lockTag'
 import type { TypedDataJson } from '../../eip712/typedData'
 import {
   compactTypedData,

@@ -1,5 +1,10 @@
 import { type Address, type Hex, numberToHex } from 'viem'
 
+/**
+ * The Compact v1's lock tags and lock ids (facts §3), pure: the devnet's funding, quoting and
+ * withdrawals compute them, and so does the fuzzer for the locks it reads (conformance/fuzz).
+ */
+
 /** The Compact v1's reset periods, by their enum index. */
 export const ResetPeriod = {
   OneSecond: 0,
