@@ -59,6 +59,8 @@ const CAUGHT_BY: Record<FaultName, string[]> = {
     'settlement.blanc-lifecycle/5/body /status',
     'settlement.alps-lifecycle/4/body /status',
   ],
+  // The account's wallet, read before the submit and after COMPLETED, moved by the signed input less the refund.
+  'intents.refund-sponsor-one-unit': [`settlement.alps-permit2/12/balance $\{fresh.0.address} on 10`],
   'withdrawals.bad-allocator-signature': ['withdrawals.single-executed/2/allocatedTransfer on 8453'],
   'quotes.access-list-tokens-inverted': [
     'quotes.access-allow-tokens/1/body /routes',

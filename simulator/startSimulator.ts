@@ -17,6 +17,7 @@ import {
   withVerifyFaults,
 } from './faultInjection/intents'
 import { quoteExpiry, seeHoldingsFaults, withQuotingFaults } from './faultInjection/quoting'
+import { withSettlementFaults } from './faultInjection/settlement'
 import { withdrawalBound, withWithdrawalFaults } from './faultInjection/withdrawals'
 import { createFaults, type Faults } from './faults/faults'
 import type { HttpServices } from './http/domainServices'
@@ -298,7 +299,9 @@ export async function createServices(parameters: CreateServicesParameters): Prom
     const settlement = createSettlement({
       devnet,
       store: intentStore,
-      senders,
+      // The relayer's own sends (fills, claims) with the settlement faults around them; the
+      // deposit processor's payouts go through the plain senders (the same queues).
+      senders: withSettlementFaults(senders, faults),
       pickupDelayMs: parameters.pickupDelayMs,
       log,
       claimAfterFill: claimAfterFill(faults),

@@ -60,6 +60,8 @@ export const FAULT_CATALOGUE = {
     'An alps intentOp changed after signing is refused (4xx) but settled all the same: its fill delivers what the changed mandate says.',
   'intents.skip-claims':
     'The relayer fills but never claims on the origin chains, so an intent never reaches COMPLETED.',
+  'intents.refund-sponsor-one-unit':
+    "After each origin claim the relayer sends the sponsor one unit of the claimed token back: the sender's funds move by one unit other than the quoted input.",
   'withdrawals.bad-allocator-signature':
     'Withdrawals answer allocatorData that the Compact refuses (one byte of the signature changed).',
   // Packs that catch what matters (issue 29): each as one mutant of the simulator would behave.

@@ -26,7 +26,7 @@ export type CreateSettlementParameters = {
   senders: ReadonlyMap<number, ChainSender>
   /**
    * Whether the relayer claims on the origins once it filled (default: always); the composition
-   * root may decorate it (simulator/faultInjection/settlement.ts).
+   * root may decorate it (simulator/faultInjection/intents.ts, claimAfterFill).
    */
   claimAfterFill?: (() => boolean) | undefined
 }
