@@ -1,5 +1,4 @@
 import fc from 'fast-check'
-import { INTENT_STATUSES } from '../../spec/status'
 import type { HttpStep, Step } from '../scenario/schema'
 import { depositCommand } from './depositCommands'
 import {
@@ -19,24 +18,19 @@ import {
 import type { PropertyName } from './properties'
 import { MESSAGE_POINTER } from './properties'
 import type { FuzzVersion } from './routes'
+import { senderCommand } from './senderCommand'
+import { settleQuote } from './settle'
 
 export type { Executor, Model, QuoteRef, StatefulSpace, StatusOrder, TaggedStep } from './model'
 export { emptyModel } from './model'
 
 /**
  * The model of the service the stateful phase drives, and its commands: quote → sign → submit →
- * poll, submit twice, submit after expiry, withdraw, deposit (depositCommands.ts). Each command is the scenario steps it runs
+ * poll, submit twice, submit after expiry, withdraw, deposit (depositCommands.ts), and the
+ * sequence's own sender's quote, settled and read on both sides (senderCommand.ts). Each command is the scenario steps it runs
  * (real values travel between them as captured `${variables}`), each step tagged with the
  * property it checks, so that the shrunk sequence of a finding is a scenario as it stands.
  */
-
-/** How an intent's statuses move (facts §1): PENDING → … → COMPLETED; FAILED and EXPIRED are final too. */
-const INTENT_ORDER: StatusOrder = {
-  pointer: '/status',
-  rank: Object.fromEntries(INTENT_STATUSES.map((status, i) => [status, i])),
-  final: new Set(['COMPLETED', 'FAILED', 'EXPIRED']),
-  settledProperty: 'settled-exactly',
-}
 
 /** Quote `amount` USDC on `chainId` for funded account 0, delivered to the run's fresh account. */
 class QuoteCommand implements fc.AsyncCommand<Model, Executor> {
@@ -153,91 +147,7 @@ class SettleCommand implements fc.AsyncCommand<Model, Executor> {
   async run(m: Model, real: Executor) {
     const quote = m.inFlight!
     m.inFlight = undefined
-    quote.settled = true
-    const alps = quote.version === 'alps'
-    const poll: HttpStep = {
-      name: `intent of quote ${quote.n} reaches COMPLETED`,
-      http: {
-        method: 'GET',
-        path: alps ? `/intent-operation/${ref(quote, 'id')}` : `/intents/${ref(quote, 'intentId')}`,
-        apiKey: 'default',
-        version: quote.version,
-      },
-      poll: { timeoutSeconds: 90, intervalMs: 100, final: { '/status': { oneOf: ['FAILED', 'EXPIRED'] } } },
-      expect: {
-        status: 200,
-        schema: alps ? 'IntentStatus' : 'BlancIntentStatus',
-        body: alps
-          ? { '/status': { equals: 'COMPLETED' }, '/fillTransactionHash': { matches: '^0x[0-9a-fA-F]{64}$' } }
-          : {
-              '/status': { equals: 'COMPLETED' },
-              '/operations/0/items/0/txHash': { matches: '^0x[0-9a-fA-F]{64}$' },
-            },
-      },
-      capture: alps
-        ? { [v(quote, 'fill')]: '/fillTransactionHash', [v(quote, 'claims')]: '/claims' }
-        : { [v(quote, 'chain')]: '/operations/0/chain', [v(quote, 'tx')]: '/operations/0/items/0/txHash' },
-    }
-    await real.pollForward(
-      { step: poll, property: 'status-forward', route: alps ? 'operationStatus' : 'intentStatus' },
-      INTENT_ORDER,
-    )
-    m.received[quote.chainId] = (m.received[quote.chainId] ?? 0n) + BigInt(quote.amount)
-    const settled = (step: Step): TaggedStep => ({
-      step,
-      property: 'settled-exactly',
-      route: alps ? 'operationStatus' : 'intentStatus',
-    })
-    await real.run([
-      settled(
-        alps
-          ? {
-              name: 'the fill is mined on the destination chain',
-              chain: {
-                action: 'receipt',
-                chainId: quote.chainId,
-                hash: ref(quote, 'fill'),
-                expectStatus: 'success',
-                timeoutSeconds: 30,
-              },
-            }
-          : {
-              name: 'its first transaction is mined on its chain',
-              chain: {
-                action: 'receipt',
-                chainId: ref(quote, 'chain'),
-                hash: ref(quote, 'tx'),
-                expectStatus: 'success',
-                timeoutSeconds: 30,
-              },
-            },
-      ),
-      ...(alps
-        ? [
-            settled({
-              name: 'every claim is mined on its origin chain',
-              chain: {
-                action: 'receipts',
-                transactions: ref(quote, 'claims'),
-                hashField: 'claimTransactionHash',
-                chainIdField: 'chainId',
-                expectStatus: 'success',
-                timeoutSeconds: 30,
-              },
-            }),
-          ]
-        : []),
-      settled({
-        name: `the fresh account holds exactly the quoted USDC on ${quote.chainId}`,
-        chain: {
-          action: 'readBalance',
-          chainId: quote.chainId,
-          account: variable('fresh.0.address'),
-          token: variable(`tokens.${quote.chainId}.USDC`),
-          expect: { equals: String(m.received[quote.chainId]) },
-        },
-      }),
-    ])
+    await settleQuote(m, real, quote)
   }
   toString = () => 'settle'
 }
@@ -348,6 +258,8 @@ export function statefulCommands(space: StatefulSpace): fc.Arbitrary<fc.AsyncCom
   ]
   if (space.clock && space.versions.includes('blanc')) commands.push(pick.map((p) => new ExpireCommand(p)))
   if (space.deposits) commands.push(depositCommand(space))
+  // The sender's side of settled-exactly, on an account of the sequence's own (senderCommand.ts).
+  if (space.contracts) commands.push(senderCommand(space))
   if (space.withdrawals)
     commands.push(
       fc

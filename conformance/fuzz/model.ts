@@ -30,11 +30,17 @@ export type Executor = {
    * moves forward, then runs the poll step itself (its expectations) once more.
    */
   pollForward: (poll: TaggedStep, order: StatusOrder) => Promise<void>
+  /** A variable of the sequence as captured so far (a quote's answer, to build the next steps from). */
+  read: (name: string) => unknown
 }
 
-/** A quote of the model, by number: its variables are `q<n>_…`. */
+/** A quote of the model, by number: its variables are `q<n>_…` (or `<prefix>_…`). */
 export type QuoteRef = {
   n: number
+  /** Its variables' prefix (default `q<n>`): the sender's own quotes are `s<n>_…` (senderCommand.ts). */
+  prefix?: string | undefined
+  /** Who signs it (default funded account 0): a funded account's index or a `${…privateKey}`. */
+  signer?: number | string | undefined
   version: FuzzVersion
   chainId: number
   amount: string
@@ -50,6 +56,8 @@ export type Model = {
   inFlight: QuoteRef | undefined
   /** Raw USDC units received by the run's fresh recipient, per chain. */
   received: Record<number, bigint>
+  /** The sender's own quotes of the sequence, sent and settled (senderCommand.ts). */
+  sent: number
   /** The deposits of the sequence to its registered account (`fresh.2`). */
   deposits: {
     /** The chain the account is registered to be paid on (after the first deposit command). */
@@ -65,11 +73,20 @@ export const emptyModel = (): Model => ({
   quotes: [],
   inFlight: undefined,
   received: {},
+  sent: 0,
   deposits: { targetChainId: undefined, count: 0, paid: 0n },
 })
 
 /** What the commands may use of the target. */
 export type StatefulSpace = {
+  /**
+   * Per chain with USDC, where the sender's own quotes (senderCommand.ts) find the contracts:
+   * Permit2 and The Compact (the manifest's, else their canonical addresses), and the lock tag
+   * of the service's allocator (the manifest's `allocator`; without one, no lock is funded or read).
+   */
+  contracts?:
+    | Readonly<Record<number, { permit2: string; compact: string; lockTag: string | undefined }>>
+    | undefined
   versions: readonly FuzzVersion[]
   /** Chains with a USDC the target quotes (`tokens.<chainId>.USDC`). */
   chainIds: readonly number[]
@@ -86,7 +103,7 @@ export type StatefulSpace = {
 /** `${name}`: a variable of the scenario, read when the step runs. */
 export const variable = (name: string) => `$\{${name}}`
 /** The name of a quote's variable (`q1_intentId`). */
-export const v = (quote: QuoteRef, name: string) => `q${quote.n}_${name}`
+export const v = (quote: QuoteRef, name: string) => `${quote.prefix ?? `q${quote.n}`}_${name}`
 /** `${q<n>_name}`: a quote's variable, read when the step runs. */
 export const ref = (quote: QuoteRef, name: string) => variable(v(quote, name))
 
@@ -97,19 +114,19 @@ export function signSteps(quote: QuoteRef): TaggedStep[] {
     return [
       tag({
         name: `sign quote ${quote.n}'s intentOp as the client`,
-        signIntentOp: { intentOp: ref(quote, 'intentOp'), account: 0 },
+        signIntentOp: { intentOp: ref(quote, 'intentOp'), account: quote.signer ?? 0 },
         captureAs: v(quote, 'signed'),
       }),
     ]
   return [
     tag({
       name: `sign quote ${quote.n}'s origin typed data`,
-      sign: { typedData: ref(quote, 'origin'), account: 0 },
+      sign: { typedData: ref(quote, 'origin'), account: quote.signer ?? 0 },
       captureAs: v(quote, 'originSignatures'),
     }),
     tag({
       name: `sign quote ${quote.n}'s destination typed data`,
-      sign: { typedData: ref(quote, 'destination'), account: 0 },
+      sign: { typedData: ref(quote, 'destination'), account: quote.signer ?? 0 },
       captureAs: v(quote, 'destinationSignature'),
     }),
   ]

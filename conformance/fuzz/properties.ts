@@ -57,7 +57,7 @@ export const PROPERTIES = {
   },
   'settled-exactly': {
     title: "A COMPLETED intent's transactions are mined and the balances moved by exactly the quoted amounts",
-    spec: 'What the service does ("delivers the requested tokens on the destination chain"); Resources › Mandate (`tokenOut`: what the filler must deliver); facts §1: GET /intent-operation/{id} (fillTransactionHash, claims[].claimTransactionHash)',
+    spec: 'What the service does ("delivers the requested tokens on the destination chain"); Resources › Mandate (`tokenOut`: what the filler must deliver); Resources › Element (`idsAndAmounts`: what leaves each origin) and settlementContext (`fundingMethod`: the wallet through Permit2, or the Compact lock); Resources › Version blanc route shape (`cost.input` items have an `amount`); facts §1: GET /intent-operation/{id} (fillTransactionHash, claims[].claimTransactionHash); facts §3 (The Compact: ERC-6909 lock balances)',
   },
   'deposit-webhook': {
     title: 'A deposit to a registered account is reported by webhook, signed with the configured secret',

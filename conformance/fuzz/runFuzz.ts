@@ -1,5 +1,8 @@
 import { randomInt } from 'node:crypto'
 import fc from 'fast-check'
+import { isAddress } from 'viem'
+import { addresses } from '../../contracts/addresses'
+import { toLockTag } from '../../lib/lockTag'
 import { addressOf } from '../../lib/nativeSign'
 import { detectCapabilities } from '../runner/detectCapabilities'
 import { loadProfile } from '../runner/profile'
@@ -323,10 +326,26 @@ function statefulSpace(
     )
   if (!has('quote') || chainIds.length === 0 || caps.accounts.length === 0 || submitting.length === 0)
     return { leftOut }
+  // Where the sequence's own sender is funded and read: the manifest's contracts, else the
+  // canonical Permit2 and Compact; a lock only under the manifest's allocator (lib/lockTag.ts).
+  const contracts = Object.fromEntries(
+    chainIds.map((id) => {
+      const allocator = caps.contracts[`${id}.allocator`]
+      return [
+        id,
+        {
+          permit2: caps.contracts[`${id}.permit2`] ?? addresses.permit2,
+          compact: caps.contracts[`${id}.compact`] ?? addresses.compact,
+          lockTag: allocator && isAddress(allocator) ? toLockTag({ allocator }) : undefined,
+        },
+      ]
+    }),
+  )
   return {
     space: {
       versions: submitting,
       chainIds,
+      contracts,
       clock: caps.controlApi,
       withdrawals: has('withdraw'),
       deposits: deposits && chainIds.length >= 2 && caps.webhooks,

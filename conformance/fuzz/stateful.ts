@@ -118,6 +118,7 @@ function createExecutor(
   }
   return {
     steps,
+    read: (name) => (Object.hasOwn(shared.vars, name) ? shared.vars[name] : undefined),
     run: async (tagged) => {
       for (const step of tagged) await runTagged(step)
     },
