@@ -18,7 +18,6 @@ import {
 import type { PropertyName } from './properties'
 import { MESSAGE_POINTER } from './properties'
 import type { FuzzVersion } from './routes'
-import { senderCommand } from './senderCommand'
 import { settleQuote } from './settle'
 
 export type { Executor, Model, QuoteRef, StatefulSpace, StatusOrder, TaggedStep } from './model'
@@ -26,8 +25,8 @@ export { emptyModel } from './model'
 
 /**
  * The model of the service the stateful phase drives, and its commands: quote → sign → submit →
- * poll, submit twice, submit after expiry, withdraw, deposit (depositCommands.ts), and the
- * sequence's own sender's quote, settled and read on both sides (senderCommand.ts). Each command is the scenario steps it runs
+ * poll, submit twice, submit after expiry, withdraw, deposit (depositCommands.ts). The sender's
+ * own quote, settled and read on both sides, has sequences of its own (senderCommand.ts, stateful.ts). Each command is the scenario steps it runs
  * (real values travel between them as captured `${variables}`), each step tagged with the
  * property it checks, so that the shrunk sequence of a finding is a scenario as it stands.
  */
@@ -258,8 +257,6 @@ export function statefulCommands(space: StatefulSpace): fc.Arbitrary<fc.AsyncCom
   ]
   if (space.clock && space.versions.includes('blanc')) commands.push(pick.map((p) => new ExpireCommand(p)))
   if (space.deposits) commands.push(depositCommand(space))
-  // The sender's side of settled-exactly, on an account of the sequence's own (senderCommand.ts).
-  if (space.contracts) commands.push(senderCommand(space))
   if (space.withdrawals)
     commands.push(
       fc

@@ -140,7 +140,9 @@ describe('intent-devnet fuzz against the simulator', () => {
     for (const shard of shards) expect(shard.requests.length).toBeGreaterThan(0)
     expect(shards.flatMap((s) => s.requests).sort()).toEqual([...whole.requests].sort())
     expect(shards.flatMap((s) => s.sequences).sort()).toEqual([...whole.sequences].sort())
-    expect(whole.sequences).toHaveLength(3)
+    // The model's 3, then the sender's own one (a quarter of them, at least one).
+    expect(whole.sequences).toHaveLength(4)
+    expect(whole.sequences.at(-1)).toMatch(/^3: send\(/)
   }, 240_000)
 
   test('deposits and webhooks: sequences deposit on chain and follow the deposit to its exact payout', async () => {
@@ -193,16 +195,33 @@ describe('intent-devnet fuzz against the simulator', () => {
     }
   }, 120_000)
 
-  const FAULTS: [fault: string, phases: ('stateless' | 'stateful')[], properties: PropertyName[]][] = [
-    ['input.5xx-on-wrong-types', ['stateless'], ['no-5xx']],
-    ['input.accept-negative-amount', ['stateless'], ['invalid-input', 'no-5xx']],
-    ['limits.accept-11-ops', ['stateless'], ['limit-over', 'invalid-input']],
-    ['intents.accept-duplicate', ['stateful'], ['quote-consumed-once']],
-    ['webhooks.wrong-secret', ['stateful'], ['deposit-webhook']],
+  // The most steps a shrunk finding may have: one request; a few commands; the sender's own
+  // quote (fund it, quote, read before, sign, submit, poll, receipts, read after: one command).
+  const FAULTS: [
+    fault: string,
+    phases: ('stateless' | 'stateful')[],
+    properties: PropertyName[],
+    maxSteps: number,
+    /** What the finding's message must say, where the property has more than one side. */
+    detail?: RegExp,
+  ][] = [
+    ['input.5xx-on-wrong-types', ['stateless'], ['no-5xx'], 1],
+    ['input.accept-negative-amount', ['stateless'], ['invalid-input', 'no-5xx'], 1],
+    ['limits.accept-11-ops', ['stateless'], ['limit-over', 'invalid-input'], 1],
+    ['intents.accept-duplicate', ['stateful'], ['quote-consumed-once'], 6],
+    ['webhooks.wrong-secret', ['stateful'], ['deposit-webhook'], 6],
+    // The sender's funds move by one unit other than the quote's input: only the sender's side sees it.
+    [
+      'intents.refund-sponsor-one-unit',
+      ['stateful'],
+      ['settled-exactly'],
+      16,
+      /(balance |balanceOf\()\$\{fresh\.3\.address\}.* changed by .*, [+-]1 off/,
+    ],
   ]
   test.each(FAULTS)(
     'with %s: a finding within the budget, whose scenario fails with the fault and passes without it',
-    async (fault, phases, properties) => {
+    async (fault, phases, properties, maxSteps, detail) => {
       const out = await mkdtemp(join(tmpdir(), 'fuzz-fault-'))
       await faults({ clear: true, enable: [fault] })
       try {
@@ -222,11 +241,12 @@ describe('intent-devnet fuzz against the simulator', () => {
         expect(run.report.requests.shrinking).toBe(run.report.findings[0]!.shrinkingRequests)
         const [finding] = run.findings
         expect(properties).toContain(finding!.property)
+        if (detail) expect(finding!.message).toMatch(detail)
         // The scenario names its seed and property, and is a scenario of the packs' format.
         const text = await readFile(run.report.findings[0]!.file, 'utf8')
         expect(text).toContain(`# seed: ${SEED}`)
         expect(text).toContain(`# property: ${finding!.property}`)
-        expect(parse(text).steps.length).toBeLessThanOrEqual(phases.includes('stateful') ? 6 : 1)
+        expect(parse(text).steps.length).toBeLessThanOrEqual(maxSteps)
 
         const withFault = await replay(out)
         expect(withFault.scenarios.map((s) => s.status)).toEqual(['failed'])

@@ -20,7 +20,7 @@ import type { Hints } from './fromSchema'
 import { judgeStep } from './judge'
 import { namesResource } from './properties'
 import { FUZZ_ROUTES, type FuzzRoute, type FuzzVersion } from './routes'
-import { runStatefulPhase } from './stateful'
+import { runStatefulPhase, senderSequences } from './stateful'
 import { runStatelessPhase } from './stateless'
 import { type FuzzReport, writeFuzzResults } from './writeFindings'
 
@@ -77,7 +77,8 @@ export type FuzzProgress = {
 /**
  * Requests the sequences' share of a budget reserves for each (a quote, its submit, the polls of
  * a settlement, a deposit's setup and reads): measured, 6 to 8 a sequence on average against the
- * simulator (10 to 12 sequences of the fuzz tests); what they leave of it is not used.
+ * simulator (10 to 12 sequences of the fuzz tests), and 5 to 14 a sender's sequence (one or two
+ * quotes settled, seed 20261126); what they leave of it is not used.
  */
 const REQUESTS_PER_SEQUENCE = 15
 
@@ -160,7 +161,9 @@ export async function runFuzz(parameters: RunFuzzParameters): Promise<FuzzRun> {
       const share = Number.isFinite(limit)
         ? Math.max(
             1,
-            limit - budget.counts().total - (sequencesToo ? statefulRuns * REQUESTS_PER_SEQUENCE : 0),
+            limit -
+              budget.counts().total -
+              (sequencesToo ? (statefulRuns + senderSequences(statefulRuns)) * REQUESTS_PER_SEQUENCE : 0),
           )
         : Number.POSITIVE_INFINITY
       const statelessDeadline = Number.isFinite(deadline)

@@ -16,6 +16,7 @@ import type { RequestBudget } from './budget'
 import {
   type Executor,
   emptyModel,
+  type Model,
   type StatefulSpace,
   type StatusOrder,
   statefulCommands,
@@ -24,6 +25,7 @@ import {
 import { type Coverage, type Finding, findingKey, recordCoverage } from './findings'
 import { FUZZ_SCENARIO } from './judge'
 import type { PropertyName } from './properties'
+import { senderCommand } from './senderCommand'
 
 /**
  * The stateful phase: fast-check's model-based testing (`fc.commands`, `fc.asyncModelRun`)
@@ -210,19 +212,67 @@ export type StatefulParameters = {
  * await runStatefulPhase({ space, context, seed: 1, runs: 5, maxCommands: 6, deadline, budget, coverage, findings })
  */
 export async function runStatefulPhase(parameters: StatefulParameters): Promise<number> {
-  const { context, findings, deadline, coverage, budget } = parameters
-  const inShard = parameters.inShard ?? (() => true)
-  const arbitrary = fc.commands(statefulCommands(parameters.space), {
+  const { space, deadline, runs } = parameters
+  const senders = space.contracts ? senderSequences(runs) : 0
+  // By duration: the model's sequences have three quarters of the time, the sender's the rest.
+  const modelDeadline =
+    senders > 0 && Number.isFinite(deadline) && !Number.isFinite(runs)
+      ? Date.now() + (deadline - Date.now()) * 0.75
+      : deadline
+  const ran = await runSequences(parameters, {
+    commands: statefulCommands(space),
     maxCommands: parameters.maxCommands,
-    size: 'max',
+    runs,
+    first: 0,
+    salt: 0x5bd1e995,
+    deadline: modelDeadline,
   })
+  if (senders === 0) return ran
+  return (
+    ran +
+    (await runSequences(parameters, {
+      commands: [senderCommand(space)],
+      maxCommands: 2,
+      runs: senders,
+      first: Number.isFinite(runs) ? runs : 0,
+      salt: 0x27d4eb2f,
+      deadline,
+    }))
+  )
+}
+
+/**
+ * The sender's own sequences of a run of `runs` sequences (one per four, at least one; all the
+ * time left by duration): each quotes, submits and settles for a sender of its own and reads
+ * its balances on both sides (senderCommand.ts), one or two times. They are sequences of their
+ * own, after the model's, so that the model's sequences stay what the seed made them before.
+ */
+export const senderSequences = (runs: number) =>
+  Number.isFinite(runs) ? Math.max(1, Math.ceil(runs / 4)) : Number.POSITIVE_INFINITY
+
+/** Runs `runs` sequences of `commands` (numbered from `first`, their fast-check seeds salted), shrinking each new finding. */
+async function runSequences(
+  parameters: StatefulParameters,
+  stream: {
+    commands: fc.Arbitrary<fc.AsyncCommand<Model, Executor>>[]
+    maxCommands: number
+    runs: number
+    first: number
+    salt: number
+    deadline: number
+  },
+): Promise<number> {
+  const { context, findings, coverage, budget } = parameters
+  const { runs, deadline } = stream
+  const inShard = parameters.inShard ?? (() => true)
+  const arbitrary = fc.commands(stream.commands, { maxCommands: stream.maxCommands, size: 'max' })
   // Sequences generated so far, whichever shard they are for, and those this shard ran.
   let generated = 0
   let ran = 0
   const maxFindings = parameters.maxFindings ?? Number.POSITIVE_INFINITY
-  const going = () => generated < parameters.runs && Date.now() < deadline && budget.left() > 0
+  const going = () => generated < runs && Date.now() < deadline && budget.left() > 0
   for (let round = 0; going() && findings.size < maxFindings; round++) {
-    const runSeed = (parameters.seed + 0x5bd1e995 + round * 0x9e3779b1) | 0
+    const runSeed = (parameters.seed + stream.salt + round * 0x9e3779b1) | 0
     let locked: string | undefined
     let shrinks = 0
     let first = 0
@@ -230,7 +280,7 @@ export async function runStatefulPhase(parameters: StatefulParameters): Promise<
     const property = fc.asyncProperty(arbitrary, async (commands) => {
       if (locked === undefined) {
         if (!going()) return true
-        const sequence = generated++
+        const sequence = stream.first + generated++
         if (!inShard(sequence)) return true
         ran++
         parameters.onSequence?.(sequence, [...commands].map(String).join(', '))
@@ -258,7 +308,7 @@ export async function runStatefulPhase(parameters: StatefulParameters): Promise<
     const shrinkingBefore = budget.counts().shrinking
     const result = await fc.check(property, {
       seed: runSeed,
-      numRuns: Math.max(1, parameters.runs - generated),
+      numRuns: Math.max(1, runs - generated),
       endOnFailure: false,
       ...(Number.isFinite(deadline) && { interruptAfterTimeLimit: Math.max(1, deadline - Date.now()) }),
     })
