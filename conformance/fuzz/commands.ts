@@ -7,7 +7,6 @@ import {
   type QuoteRef,
   ref,
   type StatefulSpace,
-  type StatusOrder,
   signSteps,
   submitRoute,
   submitStep,

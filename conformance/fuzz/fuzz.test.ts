@@ -169,6 +169,33 @@ describe('intent-devnet fuzz against the simulator', () => {
     expect(run.report.coverage.depositList?.statuses).toHaveProperty('200')
   }, 180_000)
 
+  test("the sender's side: its own quotes, alps and blanc, through Permit2 and a Compact lock, move its wallet and lock by exactly the quoted input", async () => {
+    const sequences: string[] = []
+    const out = await mkdtemp(join(tmpdir(), 'fuzz-sender-'))
+    // Seed 7: the three sender's sequences of a run of 9 (after the model's 9) quote in both
+    // versions, funded both ways, on one chain and across chains.
+    const run = await runFuzz({
+      target: local.target,
+      apiKey: local.apiKey,
+      seed: 7,
+      budget: 1000,
+      statefulRuns: 9,
+      phases: ['stateful'],
+      out,
+      onSequence: (n, commands) => sequences.push(`${n}: ${commands}`),
+    })
+    expect(run.findings.map((f) => `${f.key}: ${f.message}`)).toEqual([])
+    const sends = sequences.filter((s) => /^\d+: send\(/.test(s))
+    expect(sends.map((s) => s.split(':')[0])).toEqual(['9', '10', '11'])
+    const sent = sends.join(', ')
+    for (const version of ['alps', 'blanc'])
+      for (const method of ['PERMIT2', 'COMPACT'])
+        expect(sent).toMatch(new RegExp(`send\\(${version}, [^)]*, ${method}\\)`))
+    expect(sent).toMatch(/send\(\w+, 10 → 8453/)
+    for (const route of ['operationStatus', 'intentStatus'])
+      expect(run.report.coverage[route]?.properties['settled-exactly']).toMatchObject({ failed: 0 })
+  }, 120_000)
+
   test('the budget bounds every request: a finding near its end is shrunk with what is left, never past it', async () => {
     await faults({ clear: true, enable: ['input.5xx-on-wrong-types'] })
     try {

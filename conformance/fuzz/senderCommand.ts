@@ -68,15 +68,26 @@ type AlpsElement = {
 }
 type BlancInput = { chainId?: unknown; tokenAddress?: unknown }
 
-/** The origin chains and tokens the captured quote spends, grouped (one entry per chain and token). */
-function inputsOf(quote: QuoteRef, real: Executor): Input[] {
+/**
+ * The origin chains and tokens the captured quote spends, grouped (one entry per chain and
+ * token), and first the one the sender was funded with: should the quote not name it, nothing
+ * may leave it.
+ */
+function inputsOf(quote: QuoteRef, real: Executor, funded: { chainId: number; token: unknown }): Input[] {
   const byKey = new Map<string, Input>()
-  const add = (chainId: unknown, token: Address, method: string | undefined, amount: string) => {
+  const entry = (chainId: unknown, token: Address, method: string | undefined) => {
     const key = `${String(chainId)}:${token.toLowerCase()}`
-    const found = byKey.get(key)
-    if (found) found.amounts.push(amount)
-    else byKey.set(key, { chainId: Number(chainId), token, method, amounts: [amount] })
+    let found = byKey.get(key)
+    if (!found) {
+      found = { chainId: Number(chainId), token, method, amounts: [] }
+      byKey.set(key, found)
+    }
+    found.method ??= method
+    return found
   }
+  const add = (chainId: unknown, token: Address, method: string | undefined, amount: string) =>
+    entry(chainId, token, method).amounts.push(amount)
+  if (typeof funded.token === 'string') entry(funded.chainId, getAddress(funded.token), undefined)
   if (quote.version === 'alps') {
     const name = v(quote, 'intentOp')
     const elements = (real.read(name) as { elements?: AlpsElement[] } | undefined)?.elements ?? []
@@ -239,17 +250,22 @@ export class SenderCommand implements fc.AsyncCommand<Model, Executor> {
     // Every origin chain and token the quote spends: the wallet and the lock, before and after.
     const before: TaggedStep[] = []
     const after: TaggedStep[] = []
-    inputsOf(quote, real).forEach((input, k) => {
+    const funded = { chainId: this.origin, token: real.read(`tokens.${this.origin}.USDC`) }
+    inputsOf(quote, real, funded).forEach((input, k) => {
       const { chainId, token } = input
       const drop = input.amounts.map((amount) => `-${amount}`)
+      // Not an input of the quote (the funded token it does not name): nothing may leave it.
+      const moves = drop.length > 0
+      const method: FundingMethod = input.method === 'COMPACT' ? 'COMPACT' : 'PERMIT2'
+      const movedWhat = (side: FundingMethod) =>
+        !moves
+          ? 'nothing (not an input of the quote)'
+          : method === side
+            ? `the quoted input (${method})`
+            : `nothing (${method})`
       const moved = (side: FundingMethod): Matcher['changedBy'] => ({
         from: variable(v(quote, `${side === 'COMPACT' ? 'lock' : 'wallet'}${k}`)),
-        by:
-          (input.method === 'COMPACT' ? 'COMPACT' : 'PERMIT2') === side
-            ? drop.length === 1
-              ? drop[0]!
-              : drop
-            : '0',
+        by: moves && method === side ? (drop.length === 1 ? drop[0]! : drop) : '0',
       })
       const what = `the sender's ${token} on ${chainId}`
       before.push(
@@ -266,7 +282,7 @@ export class SenderCommand implements fc.AsyncCommand<Model, Executor> {
       )
       after.push(
         setup({
-          name: `${what} in the wallet moved by exactly ${input.method === 'COMPACT' ? 'nothing (COMPACT)' : 'the quoted input (PERMIT2)'}`,
+          name: `${what} in the wallet moved by exactly ${movedWhat('PERMIT2')}`,
           chain: {
             action: 'readBalance',
             chainId,
@@ -295,7 +311,7 @@ export class SenderCommand implements fc.AsyncCommand<Model, Executor> {
       )
       after.push(
         setup({
-          name: `${what} in its Compact lock moved by exactly ${input.method === 'COMPACT' ? 'the quoted input (COMPACT)' : 'nothing (PERMIT2)'}`,
+          name: `${what} in its Compact lock moved by exactly ${movedWhat('COMPACT')}`,
           chain: { ...lock, expect: { changedBy: moved('COMPACT') } },
         }),
       )
