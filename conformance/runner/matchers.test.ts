@@ -174,7 +174,7 @@ describe('relational matchers', () => {
   })
 
   test('changedBy: the schema takes a bound or a non-empty list of them, and nothing else', () => {
-    expect(Matcher.safeParse({ changedBy: { from: '${before}', by: '-${amount}' } }).success).toBe(true)
+    expect(Matcher.safeParse({ changedBy: { from: `$\{before}`, by: `-$\{amount}` } }).success).toBe(true)
     expect(Matcher.safeParse({ changedBy: { from: 1, by: [1, '2', { path: '/a' }] } }).success).toBe(true)
     expect(Matcher.safeParse({ changedBy: { from: 1, by: [] } }).success).toBe(false)
     expect(Matcher.safeParse({ changedBy: { from: 1 } }).success).toBe(false)

@@ -11,10 +11,10 @@ import {
 } from 'viem'
 import { addresses, type TokenInfo } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
+import { toLockId, toLockTag } from '../../lib/lockTag'
 import { BaseError } from '../../spec/BaseError'
 import type { DevnetChain } from './chain'
 import type { DevKeys } from './keys'
-import { toLockId, toLockTag } from '../../lib/lockTag'
 import { tokenArtifact } from './placement'
 import type { DevnetCall } from './sendCalls'
 

@@ -7,12 +7,12 @@ import { createWalletClient, erc20Abi, http, parseEther, parseUnits, zeroAddress
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addresses, tokensByChain } from '../../contracts/addresses'
 import { Allocator, TheCompact } from '../../contracts/generated/artifacts'
+import { toLockId } from '../../lib/lockTag'
 import { DevnetManifest } from '../../spec'
 import { readChainGas } from './actions/gas'
 import { bakeBootState } from './bootState'
 import { freshBootState } from './bootStateFiles.js'
 import { DEVNET_LOCK_TAG, FUNDING } from './funding'
-import { toLockId } from '../../lib/lockTag'
 import { getArtifact, placementTable } from './placement'
 import { type Devnet, startDevnet } from './startDevnet'
 

@@ -2,9 +2,9 @@ import { type Address, type Hex, hashStruct, hashTypedData, recoverAddress } fro
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import { tokensByChain } from '../../contracts/addresses'
+import { toLockId } from '../../lib/lockTag'
 import type { IntentOp } from '../../spec/index'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
-import { toLockId } from '../../lib/lockTag'
 import { buildIntentOp } from '../quoting/buildIntentOp'
 import type { FundingPlan, PlanRequest } from '../quoting/planFunding'
 import {

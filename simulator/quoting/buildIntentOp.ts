@@ -1,9 +1,9 @@
 import { type Address, encodeAbiParameters, getAddress, type Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { addresses } from '../../contracts/addresses'
+import { toLockId } from '../../lib/lockTag'
 import type { Element, IntentOp } from '../../spec'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
-import { toLockId } from '../../lib/lockTag'
 import {
   compactTypedData,
   EMPTY_OP,

@@ -1,8 +1,8 @@
 import { type Address, encodeFunctionData, erc20Abi, type Hex } from 'viem'
 import { addresses } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
-import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { toLockId } from '../../lib/lockTag'
+import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import type { BalanceChain } from './createBalanceReader'
 import { isNative } from './swaps'
 

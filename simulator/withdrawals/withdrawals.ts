@@ -1,6 +1,7 @@
 import { type Address, type Chain, getAddress, type Hex, type PublicClient, type Transport } from 'viem'
 import { addresses, type TokenInfo, tokensByChain } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
+import { toLockId } from '../../lib/lockTag'
 import type {
   BatchWithdrawalRequest,
   BatchWithdrawalResponse,
@@ -8,7 +9,6 @@ import type {
   WithdrawalResponse,
 } from '../../spec/index'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
-import { toLockId } from '../../lib/lockTag'
 import type { Allocator } from '../signing/allocator'
 import type { Clock } from '../util/clock'
 import { InsufficientLockedBalanceError, UnknownChainError, UnknownTokenError } from './errors'

@@ -1,9 +1,9 @@
 import { type Address, concat, erc20Abi, getAddress, type Hex, maxUint256, parseAbi, zeroAddress } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { addresses, tokensByChain } from '../../../contracts/addresses'
+import { toLockId } from '../../../lib/lockTag'
 import type { IntentOp, SignedIntentOp } from '../../../spec'
 import { DEVNET_LOCK_TAG } from '../../devnet/funding'
-import { toLockId } from '../../../lib/lockTag'
 import type { TypedDataJson } from '../../eip712/typedData'
 import {
   compactTypedData,
