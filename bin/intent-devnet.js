@@ -40,7 +40,7 @@ import { bundleFresh, freshBootState, isPackedInstall } from '../simulator/devne
 const earlyUp = () => {
   const [command, ...rest] = process.argv.slice(2)
   if (process.env.INTENT_DEVNET_EARLY_ANVILS === '0') return undefined
-  if (command === 'conformance') return earlyConformance(rest)
+  if (command === 'local-target') return earlyLocalTarget(rest)
   if (command !== 'up') return undefined
   // startDevnet's DEFAULT_CHAIN_IDS and startService's DEFAULT_HOST.
   let chainIds = [1, 10, 8453, 42161]
@@ -74,22 +74,26 @@ const earlyUp = () => {
 }
 
 /**
- * The chains and host of the simulator `intent-devnet conformance` starts for itself (without
- * --target): conformance/runner/startLocalTarget.ts LOCAL_TARGET_CHAIN_IDS on loopback; it adopts
- * them the same way. `conformance diff` and --help start none.
+ * The chains and host of the hidden `intent-devnet local-target`, the simulator a `conformance` or
+ * `fuzz` run without --target starts in a child process (conformance/localTargetCli.ts): its
+ * `--options-json` chains, else conformance/runner/startLocalTarget.ts LOCAL_TARGET_CHAIN_IDS, on
+ * loopback; it adopts them the same way.
  */
-const earlyConformance = (rest) =>
-  rest[0] === 'diff' ||
-  rest.some(
-    (arg) =>
-      arg === '--target' ||
-      arg.startsWith('--target=') ||
-      arg.startsWith('--chains-template') ||
-      arg === '--help' ||
-      arg === '-h',
-  )
-    ? undefined
-    : { chainIds: [10, 8453], host: '127.0.0.1' }
+const earlyLocalTarget = (rest) => {
+  let chainIds = [10, 8453]
+  const at = rest.indexOf('--options-json')
+  if (at >= 0) {
+    try {
+      const given = JSON.parse(rest[at + 1]).chainIds
+      if (given !== undefined) chainIds = given
+    } catch {
+      return undefined
+    }
+  }
+  if (!Array.isArray(chainIds) || !chainIds.every((id) => Number.isSafeInteger(id) && id > 0))
+    return undefined
+  return { chainIds, host: '127.0.0.1' }
+}
 
 const root = new URL('../', import.meta.url)
 // `--version` answers from package.json, before any bundle or source loads.
@@ -140,7 +144,7 @@ const runBundle = async () => {
   const at = source.indexOf(BODY_MARKER)
   if (at < 0) return import(bundle.href)
   const built = statSync(bundle)
-  const command = /^[a-z]+$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other'
+  const command = /^[a-z][a-z-]*$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other'
   // One folder per install (its path's hash), in the user's cache directory.
   const cacheDir = join(
     process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),

@@ -19,6 +19,8 @@ const subcommands: Record<string, () => Promise<{ register: (program: Command) =
   up: () => import('./up'),
   conformance: () => import('../conformance/cli'),
   fuzz: () => import('../conformance/fuzz/cli'),
+  // Hidden: the simulator a conformance or fuzz run without --target starts in a child process.
+  'local-target': () => import('../conformance/localTargetCli'),
   record: () => import('../conformance/record/recordCli'),
   replay: () => import('../conformance/record/replayCli'),
   image: () => import('../scripts/image/imageCli'),

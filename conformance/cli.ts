@@ -20,7 +20,10 @@ export function register(program: Command): void {
     .description(
       'Run the conformance scenario packs against a target and report where it departs from the spec.',
     )
-    .option('--target <url>', 'base URL of the implementation under test (default: start a simulator here)')
+    .option(
+      '--target <url>',
+      'base URL of the implementation under test (default: start a simulator in a child process)',
+    )
     .option('--api-key <key>', 'x-api-key for the target (required with --target)')
     .option('--pack <name...>', 'scenario packs to run (default: all)', collect)
     .addOption(
@@ -108,6 +111,8 @@ export function register(program: Command): void {
       const progress = reporters.includes('console')
       const run = await runConformance({
         target: options.target,
+        // Without --target: the simulator in a child process, so that it and the runner each have a core.
+        localTarget: process.argv[1] ? { bin: process.argv[1] } : 'in-process',
         apiKey: options.apiKey,
         packs: options.pack,
         version: options.version,

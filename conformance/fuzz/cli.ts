@@ -64,7 +64,7 @@ export function register(program: Command): void {
       const tty = process.stderr.isTTY === true
       const run = await runFuzz({
         target: options.target,
-        // Without --target: `intent-devnet up` in a child process, so the simulator has a core of its own.
+        // Without --target: the simulator in a child process, so the simulator has a core of its own.
         localTarget: process.argv[1] ? { bin: process.argv[1] } : 'in-process',
         apiKey: options.apiKey,
         seed: options.seed,

@@ -29,8 +29,8 @@ export type RunFuzzParameters = {
   /** Base URL of the target; without it a simulator is started ({@link RunFuzzParameters.localTarget}). */
   target?: string | undefined
   /**
-   * Without `target`, where the simulator runs: `in-process` (default), or a child process of
-   * `intent-devnet up` run by this CLI (`{ bin }`, what `intent-devnet fuzz` does): the fuzzer
+   * Without `target`, where the simulator runs: `in-process` (default), or a child process
+   * (startLocalTargetProcess) run by this CLI (`{ bin }`, what `intent-devnet fuzz` does): the fuzzer
    * and the simulator then each have a core (BENCHMARKS.md, "`intent-devnet fuzz`'s stateless phase").
    */
   localTarget?: 'in-process' | { bin: string } | undefined

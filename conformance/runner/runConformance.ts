@@ -11,13 +11,20 @@ import type { ScenarioContext } from './scenarioContext'
 import { runScheduled, scenarioClaims, setsKeyState } from './schedule'
 import { type Shard, selectShard } from './shard'
 import { type LocalTarget, startLocalTarget } from './startLocalTarget'
+import { startLocalTargetProcess } from './startLocalTargetProcess'
 import type { RunResult, RunSummary, ScenarioResult } from './types'
 import { startWebhookReceiver } from './webhookReceiver'
 
 /** Parameters of {@link runConformance}. */
 export type RunConformanceParameters = {
-  /** Base URL of the target; without it a simulator is started in this process. */
+  /** Base URL of the target; without it a simulator is started ({@link RunConformanceParameters.localTarget}). */
   target?: string | undefined
+  /**
+   * Without `target`, where the simulator runs: `in-process` (default), or a child process run
+   * by this CLI (`{ bin }`, what `intent-devnet conformance` does): the runner and the
+   * simulator then each have a core instead of sharing one event loop (BENCHMARKS.md).
+   */
+  localTarget?: 'in-process' | { bin: string } | undefined
   apiKey?: string | undefined
   packs?: string[] | undefined
   version?: Version | undefined
@@ -74,7 +81,11 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
   const started = performance.now()
   const startedAt = new Date().toISOString()
   // The simulator (without --target) starts while the packs are read and validated.
-  const starting = parameters.target ? undefined : startLocalTarget({ apiKey: parameters.apiKey })
+  const starting = parameters.target
+    ? undefined
+    : typeof parameters.localTarget === 'object'
+      ? startLocalTargetProcess({ bin: parameters.localTarget.bin, apiKey: parameters.apiKey })
+      : startLocalTarget({ apiKey: parameters.apiKey })
   starting?.catch(() => {}) // awaited below; a failed start is not an unhandled rejection meanwhile
   let scenarios: LoadedScenario[]
   let baseline: Baseline | undefined

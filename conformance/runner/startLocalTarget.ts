@@ -32,7 +32,7 @@ export const LOCAL_TARGET_DEPOSIT_POLL_MS = 50
 /**
  * The chains of a local target: two are enough for every pack (deposits bridge from one to the
  * other; routes and withdrawals use Base), and start faster than the simulator's default four.
- * bin/intent-devnet.js starts these (earlyConformance) before the CLI loads: keep them alike.
+ * bin/intent-devnet.js starts these (earlyLocalTarget) before the CLI loads: keep them alike.
  */
 export const LOCAL_TARGET_CHAIN_IDS = [10, 8453] as const
 

@@ -1,11 +1,6 @@
 import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
 import { BaseError } from '../../spec/BaseError'
-import { LOCAL_TARGET_CHAIN_IDS, type LocalTarget } from './startLocalTarget'
+import type { LocalTarget, StartLocalTargetParameters } from './startLocalTarget'
 
 /** The simulator process did not come up. */
 export class LocalTargetProcessError extends BaseError {
@@ -15,22 +10,20 @@ export class LocalTargetProcessError extends BaseError {
 /** How long the simulator process may take to serve. */
 const START_TIMEOUT_MS = 120_000
 
-/** Parameters of {@link startLocalTargetProcess}. */
-export type StartLocalTargetProcessParameters = {
+/** Parameters of {@link startLocalTargetProcess}: where the CLI is, and {@link startLocalTarget}'s. */
+export type StartLocalTargetProcessParameters = StartLocalTargetParameters & {
   /** The CLI to run (`bin/intent-devnet.js`, e.g. `process.argv[1]` of the running CLI). */
   bin: string
-  apiKey?: string | undefined
-  chainIds?: readonly number[] | undefined
 }
 
 /**
- * Starts the simulator (`intent-devnet up` on loopback, port 0, the local target's chains) in a
- * child process and waits until it serves. Not integrations/devnetProcess.cjs (the vitest and
- * Jest setups' launcher): that one runs the package's bin, and the container image has neither
- * bin/ nor integrations/, only the bundle; this one runs the CLI that is running (`bin`). Waiting: a load generator in this process (the fuzzer) and
- * the simulator then each have a core, rather than sharing one event loop. The child stops
- * with this process however it ends (integrations/jest/stopWithParent.cjs, when shipped: its
- * stdin is a pipe from here).
+ * Starts the simulator of a run without `--target` in a child process: the hidden
+ * `intent-devnet local-target` (conformance/localTargetCli.ts), which calls startLocalTarget
+ * there with these parameters and prints its URL and keys once it serves. A runner or a load
+ * generator in this process and the simulator then each have a core, rather than sharing one
+ * event loop (BENCHMARKS.md). It runs the CLI that is running (`bin`), never the package's
+ * integrations/ (the container image ships only the bundle). The child stops with this process
+ * however it ends: its stdin is a pipe from here, and it stops when that ends.
  *
  * @example
  * const local = await startLocalTargetProcess({ bin: process.argv[1]! })
@@ -39,40 +32,26 @@ export type StartLocalTargetProcessParameters = {
 export async function startLocalTargetProcess(
   parameters: StartLocalTargetProcessParameters,
 ): Promise<LocalTarget> {
-  const apiKey = parameters.apiKey ?? `fuzz-${randomBytes(6).toString('hex')}`
-  const dir = await mkdtemp(join(tmpdir(), 'intent-devnet-fuzz-'))
-  const manifestPath = join(dir, 'manifest.json')
-  const stopWithParent = join(dirname(parameters.bin), '..', 'integrations', 'jest', 'stopWithParent.cjs')
-  const options = { chainIds: [...(parameters.chainIds ?? LOCAL_TARGET_CHAIN_IDS)], apiKey }
-  const args = [
-    ...(existsSync(stopWithParent) ? ['--require', stopWithParent] : []),
-    parameters.bin,
-    'up',
-    '--port',
-    '0',
-    '--manifest',
-    manifestPath,
-    '--options-json',
-    JSON.stringify(options),
-  ]
+  const { bin, ...options } = parameters
+  const args = [bin, 'local-target', '--options-json', JSON.stringify(options)]
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] })
   child.stdin.on('error', () => {})
   let output = ''
+  let stdout = ''
   const keep = (chunk: Buffer) => {
     output = `${output}${chunk}`.slice(-8000)
   }
   child.stdout.on('data', keep)
   child.stderr.on('data', keep)
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')
       await exited
     }
-    await rm(dir, { recursive: true, force: true })
   }
   try {
-    await new Promise<void>((resolve, reject) => {
+    const served = await new Promise<Omit<LocalTarget, 'stop'>>((resolve, reject) => {
       const timer = setTimeout(
         () =>
           reject(
@@ -82,13 +61,21 @@ export async function startLocalTargetProcess(
           ),
         START_TIMEOUT_MS,
       )
-      // `up` prints its funded accounts last, once the manifest is written.
-      const onData = () => {
-        if (!/funded accounts/.test(output)) return
+      // Its one line of JSON, printed once it serves.
+      const onData = (chunk: Buffer) => {
+        stdout += chunk
+        const line = stdout.split('\n').find((l, i, all) => i < all.length - 1 && l.startsWith('{'))
+        if (line === undefined) return
         clearTimeout(timer)
         child.off('exit', onExit)
         child.stdout.off('data', onData)
-        resolve()
+        try {
+          resolve(JSON.parse(line))
+        } catch (error) {
+          reject(
+            new LocalTargetProcessError(`the simulator printed what is not JSON: ${line}`, { cause: error }),
+          )
+        }
       }
       const onExit = (code: number | null, signal: string | null) => {
         clearTimeout(timer)
@@ -101,8 +88,7 @@ export async function startLocalTargetProcess(
       child.stdout.on('data', onData)
       child.once('exit', onExit)
     })
-    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { service: { baseUrl: string } }
-    return { target: manifest.service.baseUrl, apiKey, apiKeys: [], stop }
+    return { target: served.target, apiKey: served.apiKey, apiKeys: served.apiKeys, stop }
   } catch (error) {
     await stop()
     throw error
