@@ -116,6 +116,7 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       caps,
       receiver: caps.webhooks || parameters.webhookUrl || parameters.webhookHost ? receiver : undefined,
       version: parameters.version,
+      ownSimulator: local !== undefined,
       timeoutMs: (parameters.timeoutSeconds ?? 60) * 1000,
       maxWaitSeconds: parameters.maxWaitSeconds,
       profile: caps.learned ? applyLearned(profile, caps.learned) : profile,

@@ -11,6 +11,11 @@ export type ScenarioContext = {
   receiver?: WebhookReceiver | undefined
   /** `--version`: only scenarios of this version (or of none) run; steps default to it. */
   version?: Version | undefined
+  /**
+   * The target is the simulator this run started (no `--target`): the runner knows how it
+   * answers (it reads a refused body to its end first), and waits for nothing it never does.
+   */
+  ownSimulator?: boolean | undefined
   /** Time limit of one scenario, ms. */
   timeoutMs: number
   /** `--max-wait`: the longest real wait of a clock step without the control API, seconds (overrides the step's own). */

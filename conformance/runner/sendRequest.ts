@@ -5,7 +5,8 @@ import { parseJsonExact } from './parseJsonExact'
 
 /** Bodies from this size on wait {@link EARLY_ANSWER_MS} for an early answer before being sent. */
 const LARGE_BODY = 64 * 1024
-const EARLY_ANSWER_MS = 300
+/** How long a large body waits for an early answer, unless told (`earlyAnswerMs`). */
+export const EARLY_ANSWER_MS = 300
 
 /**
  * The largest answer body the runner reads: no answer of the spec comes near it, and a target
@@ -32,8 +33,13 @@ export function sendRequest(parameters: {
   headers: Record<string, string>
   body?: string | undefined
   timeoutMs: number
+  /**
+   * How long a large body waits after the headers for an early answer (default
+   * {@link EARLY_ANSWER_MS}); 0 for a target known to read every body before it answers.
+   */
+  earlyAnswerMs?: number | undefined
 }): Promise<HttpResponse> {
-  const { method, url, headers, body, timeoutMs } = parameters
+  const { method, url, headers, body, timeoutMs, earlyAnswerMs = EARLY_ANSWER_MS } = parameters
   return new Promise((resolve, reject_) => {
     let responded = false
     // The whole exchange, not only the socket's idle time: an answer that trickles in forever
@@ -86,7 +92,7 @@ export function sendRequest(parameters: {
     request.on('error', (error) => {
       if (!responded) reject(error)
     })
-    if (body === undefined || Buffer.byteLength(body) < LARGE_BODY) {
+    if (body === undefined || Buffer.byteLength(body) < LARGE_BODY || earlyAnswerMs <= 0) {
       request.end(body)
       return
     }
@@ -95,7 +101,7 @@ export function sendRequest(parameters: {
     request.flushHeaders()
     setTimeout(() => {
       if (!responded) request.end(body)
-    }, EARLY_ANSWER_MS)
+    }, earlyAnswerMs)
   })
 }
 

@@ -49,7 +49,12 @@ export async function scanBlocks(parameters: ScanBlocksParameters): Promise<Obse
   const ignored = new Set(parameters.ignoreSenders.map((a) => a.toLowerCase()))
   const deposits: ObservedDeposit[] = []
 
-  const logs = await client.getLogs({ event: transferEvent, args: { to: [...accounts] }, fromBlock, toBlock })
+  // The logs and every block of the range at once: concurrent reads go to the node as one
+  // JSON-RPC batch (the devnet's transport), not one round trip per block.
+  const [logs, blocks] = await Promise.all([
+    client.getLogs({ event: transferEvent, args: { to: [...accounts] }, fromBlock, toBlock }),
+    readBlocks(client, fromBlock, toBlock),
+  ])
   for (const log of logs) {
     const { from, to, value } = log.args
     if (!from || !to || value === undefined || value === 0n || log.removed) continue
@@ -68,33 +73,48 @@ export async function scanBlocks(parameters: ScanBlocksParameters): Promise<Obse
     })
   }
 
-  for (let number = fromBlock; number <= toBlock; number++) {
-    const block = await client.getBlock({ blockNumber: number, includeTransactions: true })
-    for (const tx of block.transactions) {
-      if (
-        !tx.to ||
-        tx.value === 0n ||
-        !watched.has(tx.to.toLowerCase()) ||
-        ignored.has(tx.from.toLowerCase())
-      )
-        continue
-      const receipt = await client.getTransactionReceipt({ hash: tx.hash })
-      if (receipt.status !== 'success') continue
-      deposits.push({
-        id: `${chainId}:${tx.hash}:native`,
-        chainId,
-        blockNumber: number,
-        position: tx.transactionIndex ?? 0,
-        transactionHash: tx.hash,
-        logIndex: null,
-        token: zeroAddress,
-        account: tx.to,
-        sender: tx.from,
-        amount: tx.value,
-      })
-    }
-  }
+  const sends = blocks.flatMap((block) =>
+    block.transactions.filter(
+      (tx) =>
+        tx.to && tx.value !== 0n && watched.has(tx.to.toLowerCase()) && !ignored.has(tx.from.toLowerCase()),
+    ),
+  )
+  const receipts = await Promise.all(sends.map((tx) => client.getTransactionReceipt({ hash: tx.hash })))
+  sends.forEach((tx, i) => {
+    if (receipts[i]!.status !== 'success') return
+    deposits.push({
+      id: `${chainId}:${tx.hash}:native`,
+      chainId,
+      blockNumber: tx.blockNumber!,
+      position: tx.transactionIndex ?? 0,
+      transactionHash: tx.hash,
+      logIndex: null,
+      token: zeroAddress,
+      account: tx.to!,
+      sender: tx.from,
+      amount: tx.value,
+    })
+  })
   return deposits.sort((a, b) =>
     a.blockNumber === b.blockNumber ? a.position - b.position : a.blockNumber < b.blockNumber ? -1 : 1,
   )
+}
+
+/** Blocks read in one JSON-RPC batch, at most. */
+const BLOCKS_PER_BATCH = 50
+
+/** Blocks `fromBlock..toBlock` with their transactions, in order, read {@link BLOCKS_PER_BATCH} at a time. */
+async function readBlocks(client: PublicClient, fromBlock: bigint, toBlock: bigint) {
+  const blocks = []
+  for (let first = fromBlock; first <= toBlock; first += BigInt(BLOCKS_PER_BATCH)) {
+    const last =
+      first + BigInt(BLOCKS_PER_BATCH) - 1n < toBlock ? first + BigInt(BLOCKS_PER_BATCH) - 1n : toBlock
+    const numbers = Array.from({ length: Number(last - first) + 1 }, (_, i) => first + BigInt(i))
+    blocks.push(
+      ...(await Promise.all(
+        numbers.map((blockNumber) => client.getBlock({ blockNumber, includeTransactions: true })),
+      )),
+    )
+  }
+  return blocks
 }

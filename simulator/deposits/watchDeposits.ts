@@ -14,7 +14,7 @@ export type WatchDepositsParameters = {
 
 /** The deposit watcher of {@link watchDeposits}. */
 export type DepositWatcher = {
-  /** One pass: scan every chain up to its head, then pay out every accepted deposit, oldest first. */
+  /** One pass: scan every chain up to its head, then pay out every accepted deposit (side by side). */
   pollOnce(): Promise<void>
   /** Watches chains without a cursor from their current head, then polls every `pollIntervalMs`. */
   start(): Promise<void>
@@ -41,9 +41,19 @@ export function watchDeposits(context: DepositContext, parameters: WatchDeposits
   function pollOnce(): Promise<void> {
     polling ??= (async () => {
       try {
-        for (const chain of context.chains.values()) await scanDeposits(context, { chain, maxBlockRange })
-        for (const record of [...store.deposits.values()].sort((a, b) => a.seq - b.seq))
-          if (record.status === 'processing') await payOut(context, record)
+        // The chains side by side, then every accepted deposit's payout side by side (each chain's
+        // sender queues its nonces): a pass takes its slowest part, not the sum. Each waits for
+        // the others before an error ends the pass, so no payout is still in flight when the
+        // next pass looks at the deposits.
+        throwFirst(
+          await Promise.allSettled(
+            [...context.chains.values()].map((chain) => scanDeposits(context, { chain, maxBlockRange })),
+          ),
+        )
+        const due = [...store.deposits.values()]
+          .filter((record) => record.status === 'processing')
+          .sort((a, b) => a.seq - b.seq)
+        throwFirst(await Promise.allSettled(due.map((record) => payOut(context, record))))
       } finally {
         polling = undefined
       }
@@ -78,4 +88,9 @@ export function watchDeposits(context: DepositContext, parameters: WatchDeposits
       await polling?.catch(() => undefined)
     },
   }
+}
+
+/** Throws the first rejection's reason, if any. */
+function throwFirst(results: PromiseSettledResult<unknown>[]): void {
+  for (const result of results) if (result.status === 'rejected') throw result.reason
 }

@@ -10,6 +10,8 @@ import { type StepRun, seconds } from './stepRun'
 
 /** How often a balance awaited (`withinSeconds`) is read again. */
 const BALANCE_POLL_MS = 250
+/** The first pause of a balance awaited; each next one doubles, up to {@link BALANCE_POLL_MS}. */
+const FIRST_BALANCE_POLL_MS = 25
 
 type ChainAction = ChainStep['chain']
 
@@ -83,11 +85,13 @@ export async function chainStep(step: ChainStep, run: StepRun): Promise<void> {
     const until = Math.min(run.deadline, started + (action.withinSeconds ?? 0) * 1000)
     let balance: string | undefined
     let outcome: ReturnType<typeof applyMatcher> = { ok: true }
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       balance = (await runChainAction(context.caps, action)).balance?.toString()
       if (action.expect) outcome = applyMatcher({ found: true, value: balance }, action.expect)
-      if (outcome.ok || Date.now() + BALANCE_POLL_MS > until) break
-      await sleep(BALANCE_POLL_MS)
+      // Soon at first (a payout often lands within milliseconds), then less often.
+      const pause = Math.min(BALANCE_POLL_MS, FIRST_BALANCE_POLL_MS * 2 ** attempt)
+      if (outcome.ok || Date.now() + pause > until) break
+      await sleep(pause)
     }
     if (action.captureAs) vars[action.captureAs] = balance
     if (action.expect)
