@@ -18,6 +18,7 @@
 // used, and one V8 rejects (other flags) is only a lost speed-up: each compiles as without a
 // cache. A cache that was not used is written anew once the command has started (`up`: when the
 // service answers) or at exit. INTENT_DEVNET_CODE_CACHE=0: no cache, read or written.
+import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -129,6 +130,55 @@ if (up) {
   } catch (error) {
     if (process.env.INTENT_DEVNET_DEBUG) console.error('intent-devnet: no early Anvils:', error)
   }
+}
+
+/**
+ * The options of the simulator `intent-devnet conformance` without --target starts in a child
+ * (conformance/localTargetCli.ts), when the bin can start it before the CLI loads: its own
+ * `--api-key` (conformance/cli.ts hands runConformance that alone). `diff`, --help and
+ * --chains-template start none. The CLI adopts the child when it asks for the same options
+ * (conformance/runner/startLocalTargetProcess.ts), else starts its own and this one goes.
+ */
+const earlyLocalTargetOptions = () => {
+  const [command, ...rest] = process.argv.slice(2)
+  if (command !== 'conformance' || process.env.INTENT_DEVNET_EARLY_ANVILS === '0') return undefined
+  if (rest[0] === 'diff') return undefined
+  let apiKey
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]
+    if (arg === '--target' || arg.startsWith('--target=') || arg.startsWith('--chains-template'))
+      return undefined
+    if (arg === '--help' || arg === '-h') return undefined
+    if (arg === '--api-key') apiKey = rest[++i]
+    else if (arg.startsWith('--api-key=')) apiKey = arg.slice('--api-key='.length)
+  }
+  return apiKey === undefined ? {} : { apiKey }
+}
+
+// The simulator of `conformance` without --target, in its own process from now on, so it starts
+// while the bundle loads here (only with a bundle that needs no rebuild: the child runs it too).
+const localTargetOptions = fresh || packed ? earlyLocalTargetOptions() : undefined
+if (localTargetOptions) {
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(import.meta.url), 'local-target', '--options-json', JSON.stringify(localTargetOptions)],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  )
+  child.stdin.on('error', () => {})
+  const early = { child, options: JSON.stringify(localTargetOptions), stdout: [], stderr: [] }
+  const keepOut = (chunk) => early.stdout.push(chunk)
+  const keepErr = (chunk) => early.stderr.push(chunk)
+  child.stdout.on('data', keepOut)
+  child.stderr.on('data', keepErr)
+  // The CLI takes it (and its output so far) by removing these two listeners.
+  early.release = () => {
+    child.stdout.off('data', keepOut)
+    child.stderr.off('data', keepErr)
+  }
+  globalThis[Symbol.for('intent-devnet.earlyLocalTarget')] = early
+  process.once('exit', () => {
+    if (globalThis[Symbol.for('intent-devnet.earlyLocalTarget')] === early) child.kill('SIGTERM')
+  })
 }
 
 /** scripts/build.ts SCRIPT_BODY_MARKER, on a line of its own. */

@@ -14,6 +14,7 @@ import type { PrivateKeyAccount } from 'viem/accounts'
 import { addresses } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { nativeSigningAccount } from '../../lib/nativeSign'
+import { nodeHttpFetch } from '../../lib/nodeHttpFetch'
 import { smartAccountOf } from '../../lib/smartAccount'
 import { BaseError } from '../../spec/BaseError'
 import type { ChainStep } from '../scenario/schema'
@@ -53,19 +54,34 @@ export type ChainActionResult = {
   error?: string | undefined
 }
 
+/** The clients of a chain by `chainId rpcUrl`, made once per process (a client is not cheap to make). */
+const clients = new Map<string, ReturnType<typeof makeClients>>()
+
 function clientsFor(caps: TargetCapabilities, chainId: number) {
   const entry = caps.chains.find((c) => c.chainId === chainId)
   if (!entry)
     throw new ChainActionError(`Chain ${chainId} is not among the target's chains.`, {
       metaMessages: [`Chains: ${caps.chains.map((c) => c.chainId).join(', ') || 'none'}.`],
     })
+  const key = `${chainId} ${entry.rpcUrl}`
+  let made = clients.get(key)
+  if (!made) {
+    made = makeClients(chainId, entry.rpcUrl)
+    clients.set(key, made)
+  }
+  return made
+}
+
+function makeClients(chainId: number, rpcUrl: string) {
   const chain = defineChain({
     id: chainId,
     name: `chain-${chainId}`,
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [entry.rpcUrl] } },
+    rpcUrls: { default: { http: [rpcUrl] } },
   })
-  const transport = http(entry.rpcUrl)
+  // Plain http over node:http keep-alive sockets (lib/nodeHttpFetch.ts): Node's fetch costs
+  // several times the CPU per call. https goes through fetch as before.
+  const transport = http(rpcUrl, rpcUrl.startsWith('http:') ? { fetchFn: nodeHttpFetch() } : {})
   return { chain, transport, publicClient: createPublicClient({ chain, transport }) }
 }
 

@@ -1,10 +1,37 @@
-import { spawn } from 'node:child_process'
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { BaseError } from '../../spec/BaseError'
 import type { LocalTarget, StartLocalTargetParameters } from './startLocalTarget'
 
 /** The simulator process did not come up. */
 export class LocalTargetProcessError extends BaseError {
   override name = 'Conformance.LocalTargetProcessError'
+}
+
+/** What bin/intent-devnet.js leaves for this module when it started the child itself. */
+type EarlyLocalTarget = {
+  child: ChildProcessWithoutNullStreams
+  /** The options it was started with, as JSON. */
+  options: string
+  /** Its output so far. */
+  stdout: Buffer[]
+  stderr: Buffer[]
+  /** Stops the bin's collecting of its output. */
+  release: () => void
+}
+
+const EARLY = Symbol.for('intent-devnet.earlyLocalTarget')
+
+/**
+ * The child bin/intent-devnet.js started before the CLI loaded (`conformance` without
+ * --target), if it was started with these options: taken (once), with its output so far.
+ */
+function adoptEarly(options: string): EarlyLocalTarget | undefined {
+  const slot = globalThis as { [EARLY]?: EarlyLocalTarget | undefined }
+  const early = slot[EARLY]
+  if (!early || early.options !== options) return undefined
+  slot[EARLY] = undefined
+  early.release()
+  return early
 }
 
 /** How long the simulator process may take to serve. */
@@ -21,7 +48,8 @@ export type StartLocalTargetProcessParameters = StartLocalTargetParameters & {
  * `intent-devnet local-target` (conformance/localTargetCli.ts), which calls startLocalTarget
  * there with these parameters and prints its URL and keys once it serves. A runner or a load
  * generator in this process and the simulator then each have a core, rather than sharing one
- * event loop (BENCHMARKS.md). It runs the CLI that is running (`bin`), never the package's
+ * event loop (BENCHMARKS.md). bin/intent-devnet.js may have started it already, while the
+ * bundle loaded: that child is taken when its options are these. It runs the CLI that is running (`bin`), never the package's
  * integrations/ (the container image ships only the bundle). The child stops with this process
  * however it ends: its stdin is a pipe from here, and it stops when that ends.
  *
@@ -33,8 +61,12 @@ export async function startLocalTargetProcess(
   parameters: StartLocalTargetProcessParameters,
 ): Promise<LocalTarget> {
   const { bin, ...options } = parameters
-  const args = [bin, 'local-target', '--options-json', JSON.stringify(options)]
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+  const early = adoptEarly(JSON.stringify(options))
+  const child =
+    early?.child ??
+    spawn(process.execPath, [bin, 'local-target', '--options-json', JSON.stringify(options)], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
   child.stdin.on('error', () => {})
   let output = ''
   let stdout = ''
@@ -43,6 +75,7 @@ export async function startLocalTargetProcess(
   }
   child.stdout.on('data', keep)
   child.stderr.on('data', keep)
+  for (const chunk of early?.stderr ?? []) keep(chunk)
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -87,6 +120,13 @@ export async function startLocalTargetProcess(
       }
       child.stdout.on('data', onData)
       child.once('exit', onExit)
+      // What the child printed before this process took it over.
+      for (const chunk of early?.stdout ?? []) {
+        keep(chunk)
+        onData(chunk)
+      }
+      if (early && (child.exitCode !== null || child.signalCode !== null))
+        onExit(child.exitCode, child.signalCode)
     })
     return { target: served.target, apiKey: served.apiKey, apiKeys: served.apiKeys, stop }
   } catch (error) {

@@ -11,8 +11,8 @@ import {
   type WalletClient,
 } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
+import { nodeHttpFetch } from '../../lib/nodeHttpFetch'
 import type { AnvilInstance } from './anvil'
-import { nodeHttpFetch } from './nodeHttpFetch'
 
 /** Names of the chains the devnet knows; any other chain id is named `Chain <id>`. */
 export const chainNames: Record<number, string> = {
@@ -55,7 +55,7 @@ export function createDevnetChain(parameters: {
     contracts: { multicall3: { address: '0xcA11bde05977b3631167028862bE2a173976CA11' } },
   })
   // `wait: 0` gathers the calls of one tick into one JSON-RPC batch: placement and funding send
-  // hundreds of calls per chain at once. Over node:http, not Node's fetch (nodeHttpFetch.ts).
+  // hundreds of calls per chain at once. Over node:http, not Node's fetch (lib/nodeHttpFetch.ts).
   const transport = http(anvil.rpcUrl, {
     batch: { batchSize: 2_000, wait: 0 },
     retryCount: 0,

@@ -7,8 +7,8 @@
 // sockets alive already). Re-run that bench before replacing it.
 import { Agent } from 'node:http'
 import { custom, type Transport } from 'viem'
+import { localHttpPost } from '../../lib/localHttpPost'
 import { BaseError } from '../../spec/BaseError'
-import { localHttpPost } from '../util/localHttpPost'
 
 /** A JSON-RPC answer that carries an error (viem maps `code` to its RPC error classes). */
 export class RpcAnswerError extends BaseError {

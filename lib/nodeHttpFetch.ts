@@ -1,13 +1,13 @@
 import { Agent } from 'node:http'
 import type { HttpTransportConfig } from 'viem'
-import { localHttpPost } from '../util/localHttpPost'
+import { localHttpPost } from './localHttpPost'
 
 /** What viem's http transport calls instead of `fetch` (its `fetchFn`). */
 export type FetchFn = NonNullable<HttpTransportConfig['fetchFn']>
 
 /**
- * A `fetch` for viem's `http` transport to a local `http://` JSON-RPC endpoint (the devnet's
- * Anvils), over `node:http` keep-alive sockets. viem keeps doing everything else (batching,
+ * A `fetch` for viem's `http` transport to an `http://` JSON-RPC endpoint (the devnet's Anvils,
+ * a target's chains as the conformance runner reads them), over `node:http` keep-alive sockets. viem keeps doing everything else (batching,
  * timeouts through the `signal`, errors); only the HTTP hop changes: Node 20's `fetch` (undici)
  * sets up a dispatcher, WHATWG Request/Response and body streams on every request. A bundled
  * `intent-devnet up` measured 1020 ms of CPU to `/health` with this against 1480 ms with `fetch`
