@@ -7,6 +7,7 @@ import { joinUrl } from './buildHttpRequest'
 import { learnFromTarget } from './learnProfile'
 import { applyProfile, type Profile, SPEC_PROFILE } from './profile'
 import { applyCanonicalDefaults } from './runInputs'
+import { sendRequest } from './sendRequest'
 import type { TargetCapabilities } from './types'
 
 /** Thrown when the target does not answer at all, or a `--chains` file is not valid. */
@@ -86,28 +87,28 @@ export async function detectCapabilities(
         : { method, path, body }
     const version = as ? as.version : '2026-01.alps'
     try {
-      const response = await fetch(joinUrl(target, mapped.path), {
+      // node:http, as every scenario's request (sendRequest): Node's fetch would load undici for these alone.
+      const response = await sendRequest({
         method: mapped.method,
+        url: joinUrl(target, mapped.path),
         headers: {
           'x-api-key': apiKey,
           ...(version === undefined ? {} : { 'x-api-version': version }),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
-        body: mapped.body === undefined ? null : JSON.stringify(mapped.body),
-        signal: AbortSignal.timeout(timeoutMs),
+        body: mapped.body === undefined ? undefined : JSON.stringify(mapped.body),
+        timeoutMs,
       })
-      const text = await response.text()
       let json: unknown
       try {
-        json = JSON.parse(text)
+        json = JSON.parse(response.text)
       } catch {}
       return { status: response.status, json }
     } catch (cause) {
-      const error = cause as Error & { cause?: { code?: string; message?: string } }
-      const why =
-        error.name === 'TimeoutError'
-          ? `none within ${timeoutMs / 1000} s`
-          : (error.cause?.code ?? error.cause?.message ?? error.message)
+      const error = cause as Error & { code?: string }
+      const why = /^no (complete )?response within/.test(error.message)
+        ? `none within ${timeoutMs / 1000} s`
+        : (error.code ?? error.message)
       throw new TargetUnreachableError(
         `The target ${target} cannot be reached: ${mapped.method} ${mapped.path} got no answer (${why}).`,
         { cause },
