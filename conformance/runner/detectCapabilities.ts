@@ -101,7 +101,8 @@ export async function detectCapabilities(
       })
       let json: unknown
       try {
-        json = JSON.parse(response.text)
+        // As fetch's text() read it: a byte-order mark before the JSON is the encoding's.
+        json = JSON.parse(response.text.replace(/^\uFEFF/, ''))
       } catch {}
       return { status: response.status, json }
     } catch (cause) {
