@@ -76,6 +76,11 @@ console.log(`all packs through the CLI:            ${(p / 1000).toFixed(2)} s (m
 console.log(
   `ratio: ${(p / s).toFixed(2)}x npm start (goal < 3x); ${(p / median(binStarts)).toFixed(2)}x the bin's up`,
 )
+// Every run, in order (start and packs of a run were measured one after the other).
+const list = (values: number[]) => values.map((ms) => (ms / 1000).toFixed(2)).join(' ')
+console.log(
+  `runs: npm start ${list(starts)} | the bin's up ${list(binStarts)} | all packs ${list(packs)} (s)`,
+)
 if (compare) {
   const c = median(comparePacks)
   console.log(
