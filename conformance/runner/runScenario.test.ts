@@ -1,91 +1,8 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type AnvilInstance, startAnvil } from '../../simulator/devnet/anvil'
-import { type LoadedScenario, loadScenarios, parseScenario } from '../scenario/loadScenarios'
+import { describe, expect, test } from 'vitest'
 import { runConformance } from './runConformance'
-import type { LocalTarget } from './startLocalTarget'
+import { scenario, useBareTargetWithChain } from './testing/bareTarget'
 
-/**
- * The HTTP service alone (no chains, no control API, domain routes answer 501): a target that
- * lacks most capabilities, unlike startLocalTarget's whole simulator.
- */
-async function startBareTarget(parameters: { strictVersion?: boolean } = {}): Promise<LocalTarget> {
-  const [{ buildApp, ApiError }, { stubServices }, { createFaults }, { faultControl }, { withHttpFaults }] =
-    await Promise.all([
-      import('../../simulator/http'),
-      import('../../simulator/http/testing/stubServices'),
-      import('../../simulator/faults/faults'),
-      import('../../simulator/faultInjection/http/control'),
-      import('../../simulator/faultInjection/http/httpFaults'),
-    ])
-  const faults = createFaults()
-  // A vendor still building its domain logic: every domain route answers 501.
-  const notBuilt = async (): Promise<never> => {
-    throw new ApiError('INTERNAL_ERROR', 'Not implemented yet.', { status: 501 })
-  }
-  const stubs = stubServices()
-  const apiKey = 'bare-target-key'
-  const app = await buildApp(
-    { apiKeys: [apiKey], strictVersion: parameters.strictVersion },
-    {
-      ...stubs,
-      quoting: { quoteBest: notBuilt, quoteEvery: notBuilt, resetQuotes: notBuilt, portfolio: notBuilt },
-      intents: {
-        submitOperation: notBuilt,
-        simulateOperation: notBuilt,
-        submitQuoted: notBuilt,
-        simulateQuoted: notBuilt,
-        getIntent: notBuilt,
-        findIntent: notBuilt,
-      },
-      withdrawals: { withdraw: notBuilt, batchWithdraw: notBuilt },
-      depositProcessor: {
-        setup: notBuilt,
-        getSetup: notBuilt,
-        register: notBuilt,
-        listDeposits: notBuilt,
-        getDeposit: notBuilt,
-        listWebhookEvents: notBuilt,
-        resendWebhookEvent: notBuilt,
-        sendTestEvent: notBuilt,
-        resendFailedWebhookEvents: notBuilt,
-      },
-      faults: faultControl(faults),
-    },
-    { plugins: [withHttpFaults(faults)] },
-  )
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  const { port } = app.server.address() as AddressInfo
-  return { target: `http://127.0.0.1:${port}`, apiKey, apiKeys: [], stop: () => app.close() }
-}
-
-// Anvil's first default account.
-const FUNDED_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
-
-function scenario(text: string): LoadedScenario {
-  const parsed = parseScenario(text, 'inline.yaml')
-  if (!parsed.scenario) throw new Error(JSON.stringify(parsed.problems))
-  return { ...parsed.scenario, pack: 'inline', file: 'inline.yaml' }
-}
-
-let anvil: AnvilInstance
-let local: LocalTarget
-let chainsFile: string
-
-beforeAll(async () => {
-  ;[anvil, local] = await Promise.all([startAnvil({ chainId: 8453 }), startBareTarget()])
-  chainsFile = join(await mkdtemp(join(tmpdir(), 'chains-')), 'chains.json')
-  await writeFile(
-    chainsFile,
-    JSON.stringify({ chains: [{ chainId: 8453, rpcUrl: anvil.rpcUrl }], accounts: [FUNDED_KEY] }),
-  )
-})
-afterAll(async () => {
-  await Promise.all([anvil?.stop(), local?.stop()])
-})
+const fx = useBareTargetWithChain()
 
 describe('runScenario', () => {
   test('sign, receipt, poll and cleanup steps', async () => {
@@ -116,9 +33,9 @@ cleanup:
   - chain: { action: readBalance, chainId: 8453, account: '0x3333333333333333333333333333333333333333', expect: { matches: '^[1-9]' } }
 `)
     const run = await runConformance({
-      target: local.target,
-      apiKey: local.apiKey,
-      chainsFile,
+      target: fx.local.target,
+      apiKey: fx.local.apiKey,
+      chainsFile: fx.chainsFile,
       scenarios: [steps],
     })
     const checks = run.scenarios[0]!.checks
@@ -192,9 +109,9 @@ steps:
   - chain: { action: receipts, transactions: ${list}, timeoutSeconds: 1 }
 `)
     const run = await runConformance({
-      target: local.target,
-      apiKey: local.apiKey,
-      chainsFile,
+      target: fx.local.target,
+      apiKey: fx.local.apiKey,
+      chainsFile: fx.chainsFile,
       scenarios: [
         steps,
         receipts(
@@ -239,7 +156,11 @@ steps:
   - http: { method: GET, path: /health }
     expect: { body: { /x: { equals: '\${x}' } } }
 `)
-    const run = await runConformance({ target: local.target, apiKey: local.apiKey, scenarios: [bad, added] })
+    const run = await runConformance({
+      target: fx.local.target,
+      apiKey: fx.local.apiKey,
+      scenarios: [bad, added],
+    })
     expect(run.scenarios[0]!.checks[0]!.status).toBe('failed')
     expect(run.scenarios[0]!.checks[0]!.message).toContain('/b/c does not exist')
     expect(run.scenarios[1]!.checks.at(-1)!.expected).toEqual({ equals: { a: 1, b: { c: 2 } } })
@@ -255,9 +176,9 @@ steps:
   - chain: { action: receipt, chainId: 8453, hash: '0x${'ab'.repeat(32)}', timeoutSeconds: 1 }
 `)
     const run = await runConformance({
-      target: local.target,
-      apiKey: local.apiKey,
-      chainsFile,
+      target: fx.local.target,
+      apiKey: fx.local.apiKey,
+      chainsFile: fx.chainsFile,
       scenarios: [missing],
     })
     expect(run.scenarios[0]!.checks[0]!.status).toBe('failed')
@@ -278,9 +199,9 @@ steps:
   - chain: { action: readBalance, chainId: 8453, account: '0x1111111111111111111111111111111111111111', expect: { equals: '1' } }
 `)
     const run = await runConformance({
-      target: local.target,
-      apiKey: local.apiKey,
-      chainsFile,
+      target: fx.local.target,
+      apiKey: fx.local.apiKey,
+      chainsFile: fx.chainsFile,
       scenarios: [transfer],
     })
     const checks = run.scenarios[0]!.checks
@@ -294,112 +215,5 @@ steps:
       'balance of 0x1111111111111111111111111111111111111111 on chain 8453 is "12345", not "1"',
     )
     expect(run.summary.unexpected).toBe(1)
-  })
-
-  test('a scenario whose requirements the target lacks is not applicable, never passed', async () => {
-    const needs = (capabilities: string) =>
-      scenario(
-        `id: needs.${capabilities}\ntitle: t\nspec: s\nrequires: { capabilities: [${capabilities}] }\nsteps:\n  - wait: 1\n`,
-      )
-    const run = await runConformance({
-      target: local.target,
-      apiKey: local.apiKey,
-      scenarios: [needs('chains'), needs('control-api'), needs('quotes'), needs('devnet')],
-    })
-    expect(run.scenarios.map((s) => [s.id, s.status, s.reason])).toEqual([
-      ['needs.chains', 'not-applicable', 'no chain RPC URLs (no manifest and no --chains file)'],
-      ['needs.control-api', 'not-applicable', 'the target has no devnet control API (GET /_devnet/manifest)'],
-      // A missing endpoint fails the scenario's checks; it never makes the scenario not applicable.
-      ['needs.quotes', 'passed', undefined],
-      ['needs.devnet', 'passed', undefined],
-    ])
-  })
-
-  test('a scenario naming a funded account the run does not have is not applicable; with it, it runs', async () => {
-    const quote = scenario(`
-id: needs.account
-title: t
-spec: s
-steps:
-  - http: { method: GET, path: "/health?for=\${accounts.0.address}" }
-    expect: { status: 200 }
-`)
-    const without = await runConformance({ target: local.target, apiKey: local.apiKey, scenarios: [quote] })
-    expect(without.scenarios.map((s) => [s.status, s.reason])).toEqual([
-      [
-        'not-applicable',
-        'it uses funded account 0 and the run has none (no manifest, and no accounts in a --chains file): add funded private keys under accounts in --chains',
-      ],
-    ])
-    const withAccounts = await runConformance({
-      target: local.target,
-      apiKey: local.apiKey,
-      chainsFile,
-      scenarios: [quote],
-    })
-    expect(withAccounts.scenarios[0]!.status).toBe('passed')
-  })
-
-  test('a clock step without the control API waits a short time out, and is not applicable past its limit', async () => {
-    const clock = (advance: number) =>
-      scenario(
-        `id: clock.s${advance}\ntitle: t\nspec: s\nsteps:\n  - clock: { advance: ${advance}, fallback: wait, maxWaitSeconds: 1 }\n  - http: { method: GET, path: /health }\n    expect: { status: 200 }\n`,
-      )
-    const started = Date.now()
-    const run = await runConformance({
-      target: local.target,
-      apiKey: local.apiKey,
-      scenarios: [clock(1), clock(3600)],
-    })
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000)
-    expect(run.scenarios.map((s) => s.status)).toEqual(['passed', 'not-applicable'])
-    expect(run.scenarios[1]!.reason).toContain('3600s is longer than the 1s the run may wait (--max-wait)')
-  })
-
-  test('captures feed later steps, and a failed step stops the scenario', async () => {
-    const run = await runConformance({
-      target: local.target,
-      apiKey: local.apiKey,
-      scenarios: [
-        scenario(`
-id: capture
-title: t
-spec: s
-steps:
-  - http: { method: POST, path: /withdrawals, body: {} }
-    capture: { trace: 'header:x-trace-id', code: /code }
-  - http: { method: POST, path: /withdrawals, body: {} }
-    expect: { body: { /code: { equals: '\${code}' }, /traceId: { matches: '^(?!\${trace}$)' } } }
-  - http: { method: GET, path: /health }
-    expect: { status: 500 }
-  - http: { method: GET, path: /health }
-`),
-      ],
-    })
-    const result = run.scenarios[0]!
-    // Every answer the step accepted also gets the route table's checks (the 5xx rule, the envelope).
-    expect(result.checks.map((c) => `${c.id} ${c.status}`)).toEqual([
-      'capture/1/every answer: not a 5xx passed',
-      'capture/1/should every answer: the error envelope passed',
-      'capture/2/body /code passed',
-      'capture/2/body /traceId passed',
-      'capture/2/every answer: not a 5xx passed',
-      'capture/2/should every answer: the error envelope passed',
-      'capture/3/status failed',
-    ])
-    expect(result.reason).toBe('stopped after step 3; 1 step not run')
-  })
-
-  test('the versioning and errors packs pass against a simulator with strict versioning too', async () => {
-    const strict = await startBareTarget({ strictVersion: true })
-    try {
-      const scenarios = await loadScenarios({ packs: ['versioning', 'errors'] })
-      const run = await runConformance({ target: strict.target, apiKey: strict.apiKey, scenarios })
-      const failed = run.scenarios.flatMap((s) => s.checks.filter((c) => c.status === 'failed'))
-      expect(failed.map((c) => `${c.id}: ${c.message}`)).toEqual([])
-      expect(run.summary.checks.total).toBeGreaterThan(20)
-    } finally {
-      await strict.stop()
-    }
   })
 })
