@@ -1,10 +1,8 @@
 import { describe, expect, test } from 'vitest'
-import { AlpsErrorEnvelope, AlpsRouteResponse, BlancErrorEnvelope, BlancRouteResponse } from '../../spec'
-import type { QuoteResult } from '../quoting/quote'
+import { AlpsErrorEnvelope, BlancErrorEnvelope } from '../../spec'
 import {
   ALPS,
   BLANC,
-  batchWithdrawal,
   blancSubmit,
   headers,
   KEY,
@@ -13,11 +11,8 @@ import {
   SECOND_KEY,
   scrub,
   signedIntentOp,
-  testApp,
-  withdrawal,
 } from './testing/fixtures'
 import { useTestApp } from './testing/useTestApp'
-import { toAlpsRoute } from './versions/toAlpsRoute'
 
 const t = useTestApp()
 const { route } = t
@@ -106,131 +101,178 @@ describe('auth', () => {
   })
 })
 
-describe('every endpoint is routed: a valid request reaches its service', () => {
-  const cases: [method: 'GET' | 'POST', url: string, version: string, payload?: object][] = [
-    ['POST', '/intents/route', ALPS, routeRequest()],
-    ['POST', '/intents/route', BLANC, routeRequest()],
-    ['POST', '/quotes', BLANC, routeRequest()],
-    ['POST', '/intent-operations', ALPS, signedIntentOp],
-    ['POST', '/intents/0xabc/submit', BLANC, blancSubmit],
-    ['POST', '/intents', BLANC, { intentId: '0xabc', ...blancSubmit }],
-    ['GET', '/intent-operation/123', ALPS],
-    ['GET', '/intents/0xabc', BLANC],
-    ['POST', '/withdrawals', ALPS, withdrawal],
-    ['POST', '/withdrawals', BLANC, withdrawal],
-    ['POST', '/batch-withdrawals', ALPS, batchWithdrawal],
-    ['POST', '/batch-withdrawals', BLANC, batchWithdrawal],
-    [
-      'POST',
-      '/deposit-processor/setup',
-      BLANC,
-      { params: { webhookUrl: 'https://example.com/hook', maxPriceDeviationBps: null } },
-    ],
-    ['GET', '/deposit-processor/setup', ALPS],
-    [
-      'POST',
-      '/deposit-processor/register',
-      BLANC,
-      { account: '0x1111111111111111111111111111111111111111', targetChainId: 8453 },
-    ],
-    ['GET', '/deposit-processor/deposits?limit=10', BLANC],
-    ['GET', '/deposit-processor/deposits/d1', BLANC],
-    ['GET', '/deposit-processor/webhooks/events', BLANC],
-    ['POST', '/deposit-processor/webhooks/events/e1/resend', BLANC, {}],
-    ['GET', '/_devnet/manifest', ALPS],
-    ['POST', '/_devnet/clock/advance', ALPS, { seconds: 60 }],
-    ['POST', '/_devnet/quotes/reset', ALPS, {}],
-    ['POST', '/_devnet/snapshot', ALPS, {}],
-    ['POST', '/_devnet/revert', ALPS, { id: '0x1' }],
-    ['POST', '/_devnet/prices', ALPS, { prices: { USDC: 1 } }],
-  ]
-  test.each(cases)('%s %s (%s)', async (method, url, version, payload) => {
-    const r = await t.request({ method, url, headers: headers(version), ...(payload ? { payload } : {}) })
-    expect(r.status).toBe(REACHED)
-    if (version === BLANC) {
-      expect(BlancErrorEnvelope.safeParse(r.json).success).toBe(true)
-      expect(r.json.code).toBe('UNPROCESSABLE_CONTENT')
-    } else {
-      expect(AlpsErrorEnvelope.safeParse(r.json).success).toBe(true)
-      expect(r.json.errors[0].context.code).toBe('UNPROCESSABLE_CONTENT')
-    }
-  })
-
-  test('the request reaches the service method its route names', async () => {
+describe('versioning (default mode)', () => {
+  test('a missing header is served as alps', async () => {
+    // POST /intent-operations serves only alps: reaching its service proves the missing header meant alps.
     const r = await t.request({
       method: 'POST',
-      url: '/withdrawals',
-      headers: headers(BLANC),
-      payload: withdrawal,
+      url: '/intent-operations',
+      headers: headers(),
+      payload: signedIntentOp,
     })
+    expect(r.status).toBe(REACHED)
+    expect(r.json.errors[0].context.code).toBe('UNPROCESSABLE_CONTENT')
+  })
+
+  test('a malformed header → 400 naming the known versions, alps envelope', async () => {
+    const r = await route('2026-04-blanc')
+    expect(r.status).toBe(400)
     expect(scrub(r.json)).toMatchInlineSnapshot(`
       {
-        "code": "UNPROCESSABLE_CONTENT",
-        "details": {
-          "stub": "withdrawals.withdraw",
-        },
-        "message": "Test stub: withdrawals.withdraw was reached.",
+        "errors": [
+          {
+            "context": {
+              "code": "VALIDATION_ERROR",
+              "header": "x-api-version",
+              "knownVersions": [
+                "2026-01.alps",
+                "2026-04.blanc",
+              ],
+            },
+            "message": "The x-api-version header "2026-04-blanc" is malformed: it must match YYYY-MM.name. Known versions: 2026-01.alps, 2026-04.blanc.",
+          },
+        ],
+        "traceId": "<trace id>",
+      }
+    `)
+  })
+
+  test('an unknown well-formed version → 400 naming the known versions', async () => {
+    const r = await route('2027-01.cortina')
+    expect(r.status).toBe(400)
+    expect(r.json.errors[0].message).toMatchInlineSnapshot(
+      `"The x-api-version "2027-01.cortina" is not known. Known versions: 2026-01.alps, 2026-04.blanc."`,
+    )
+  })
+
+  test('a path the version does not serve → 404 in that version’s envelope', async () => {
+    const alpsOnly = await t.request({
+      method: 'POST',
+      url: '/intent-operations',
+      headers: headers(BLANC),
+      payload: signedIntentOp,
+    })
+    expect(alpsOnly.status).toBe(404)
+    expect(scrub(alpsOnly.json)).toMatchInlineSnapshot(`
+      {
+        "code": "NOT_FOUND",
+        "message": "POST /intent-operations is not served by version 2026-04.blanc; it is served by 2026-01.alps.",
+        "traceId": "<trace id>",
+      }
+    `)
+    const blancOnly = await t.request({
+      method: 'POST',
+      url: '/intents/123/submit',
+      headers: headers(ALPS),
+      payload: blancSubmit,
+    })
+    expect(blancOnly.status).toBe(404)
+    expect(scrub(blancOnly.json)).toMatchInlineSnapshot(`
+      {
+        "errors": [
+          {
+            "context": {
+              "code": "NOT_FOUND",
+            },
+            "message": "POST /intents/:intentId/submit is not served by version 2026-01.alps; it is served by 2026-04.blanc.",
+          },
+        ],
+        "traceId": "<trace id>",
+      }
+    `)
+    for (const [method, url] of [
+      ['POST', '/quotes'],
+      ['POST', '/intents'],
+      ['GET', '/intents/abc'],
+    ] as const)
+      expect(
+        (
+          await t.request({
+            method,
+            url,
+            headers: headers(ALPS),
+            ...(method === 'POST' ? { payload: {} } : {}),
+          })
+        ).status,
+      ).toBe(404)
+    expect(
+      (await t.request({ method: 'GET', url: '/intent-operation/1', headers: headers(BLANC) })).status,
+    ).toBe(404)
+  })
+
+  test('an unknown path → 404 in the version’s envelope, with or without a key', async () => {
+    const r = await t.request({ method: 'GET', url: '/nope?x=1', headers: { 'x-api-version': BLANC } })
+    expect(r.status).toBe(404)
+    expect(scrub(r.json)).toMatchInlineSnapshot(`
+      {
+        "code": "NOT_FOUND",
+        "message": "No route GET /nope.",
         "traceId": "<trace id>",
       }
     `)
   })
 })
 
-describe('quotes are sent as built', () => {
-  test('the route marks a quoting answer trusted: it is sent without a second zod pass', async () => {
-    // Answers the response schema would refuse, in each version: sent as is proves the route
-    // trusted them (and quoting.test.ts "through the app" proves real quotes are exactly what
-    // the schema would send, and sent trusted). blanc: a quote without routes; alps: a best
-    // route whose intentOp lacks every field the schema requires.
-    const every = { routes: [] }
-    const best = {
-      requests: [],
-      ethPrice: 0,
-      routes: [
-        {
-          quoted: { intentOp: { notInTheSchema: true, signedMetadata: { tokenPrices: {} } } },
-          plan: { method: 'COMPACT', allocations: [] },
-          fees: [],
-          gas: { origin: [], destination: { chainId: 8453, gas: 0n, wei: 0n, l1Wei: 0n }, totalWei: 0n },
-          userFeeMicroUsd: 0n,
-          sponsorFee: { relayer: 0, protocol: 0 },
-        },
-      ],
-    } as unknown as QuoteResult
-    // What the edge makes of them (simulator/http/versions), and proof the schema refuses it.
-    const sentAs = {
-      [ALPS]: JSON.parse(JSON.stringify(toAlpsRoute(best))),
-      [BLANC]: every,
-    }
-    expect(AlpsRouteResponse.safeParse(sentAs[ALPS]).success).toBe(false)
-    expect(BlancRouteResponse.safeParse(sentAs[BLANC]).success).toBe(false)
-    const quoted = await testApp(
-      {},
+describe('versioning (strict mode)', () => {
+  const strict = useTestApp({ strictVersion: true })
+
+  test('a missing header → 400 VALIDATION_ERROR naming the header and the known versions', async () => {
+    const r = await strict.request({
+      method: 'POST',
+      url: '/intents/route',
+      headers: headers(),
+      payload: routeRequest(),
+    })
+    expect(r.status).toBe(400)
+    expect(scrub(r.json)).toMatchInlineSnapshot(`
       {
-        quoting: {
-          quoteBest: async () => best,
-          quoteEvery: async () => every,
-          resetQuotes: async () => {},
-          portfolio: async () => ({ portfolio: [] }),
-        },
-      },
-    )
-    try {
-      for (const [url, version] of [
-        ['/intents/route', BLANC],
-        ['/intents/route', ALPS],
-        ['/quotes', BLANC],
-      ] as const) {
-        const r = await quoted.request({
+        "errors": [
+          {
+            "context": {
+              "code": "VALIDATION_ERROR",
+              "header": "x-api-version",
+              "knownVersions": [
+                "2026-01.alps",
+                "2026-04.blanc",
+              ],
+            },
+            "message": "The x-api-version header is required. Known versions: 2026-01.alps, 2026-04.blanc.",
+          },
+        ],
+        "traceId": "<trace id>",
+      }
+    `)
+  })
+
+  test('both versions are still served, and /_devnet/ and /health need no version', async () => {
+    expect(
+      (
+        await strict.request({
           method: 'POST',
-          url,
-          headers: headers(version),
+          url: '/intents/route',
+          headers: headers(ALPS),
           payload: routeRequest(),
         })
-        expect([url, version, r.status, r.json]).toEqual([url, version, 200, sentAs[version]])
-      }
-    } finally {
-      await quoted.app.close()
-    }
+      ).status,
+    ).toBe(REACHED)
+    expect(
+      (
+        await strict.request({
+          method: 'POST',
+          url: '/intents/route',
+          headers: headers(BLANC),
+          payload: routeRequest(),
+        })
+      ).status,
+    ).toBe(REACHED)
+    expect((await strict.request({ method: 'GET', url: '/_devnet/faults', headers: headers() })).status).toBe(
+      200,
+    )
+    expect((await strict.request({ method: 'GET', url: '/health' })).status).toBe(200)
+  })
+
+  test('a malformed header is still 400 on /_devnet/', async () => {
+    const r = await strict.request({ method: 'GET', url: '/_devnet/faults', headers: headers('v2') })
+    expect(r.status).toBe(400)
   })
 })
