@@ -14,7 +14,6 @@ const isolatedFiles = ['simulator/util/idleCollector.test.ts']
 
 const sharedDevnetFiles = [
   'test/e2e/simulator.e2e.test.ts',
-  'test/e2e/simulatorHttp.e2e.test.ts',
   'test/e2e/sdkCalls.e2e.test.ts',
   'test/e2e/settlement.e2e.test.ts',
   'test/support/sharedDevnet.test.ts',

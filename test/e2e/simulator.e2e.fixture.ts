@@ -1,25 +1,48 @@
-import { type Address, encodeFunctionData, getAddress, type Hex, keccak256, parseUnits, toHex } from 'viem'
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  keccak256,
+  parseUnits,
+  toHex,
+} from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, expect } from 'vitest'
 import { addresses } from '../../contracts/addresses'
 import { ExecutorTestCounter } from '../../contracts/generated/artifacts'
 import { isolateDevnet } from '../../integrations/vitest'
-import { createE2eClient, minedTransactionProblem } from '../../simulator/settlement/testing/e2eClient'
+import type { TypedDataJson } from '../../simulator/eip712/typedData'
+import {
+  compactTypedData,
+  permit2TypedData,
+  singleChainOpsTypedData,
+  toOpJson,
+} from '../../simulator/eip712/typedData'
+import { type IntentSigner, signAs, tokenAddress } from '../../simulator/settlement/testing/buildSignedIntent'
+import {
+  ALPS,
+  BLANC,
+  createE2eClient,
+  isForwardRunToCompleted,
+  minedTransactionProblem,
+} from '../../simulator/settlement/testing/e2eClient'
 import { sharedDevnet } from '../support/sharedDevnet'
 
 /** `n` USDC in raw units (6 decimals). */
 export const usdc = (n: number) => parseUnits(String(n), 6)
 /** The destination chain of these tests. */
 export const DEST = 8453
-/** Where the small counter contract (ExecutorTestCounter) sits on the destination. */
 const COUNTER = getAddress('0x00000000000000000000000000000000c0ffee01')
 
 /**
  * End to end against the composed simulator (startSimulator: devnet + quoting + settlement +
  * withdrawals + deposits + HTTP) of the shared-devnet project, exactly as an integrator runs it.
- * Registers the calling file's isolation (a snapshot for the file, with the counter contract
+ * Registers the calling file's isolation (a snapshot for the file, with a small counter contract
  * placed on the destination, and one for each test) and returns the devnet (`sim`), an HTTP
- * client of it and the helpers the files share.
+ * client of it, and the helpers of simulator.e2e.test.ts: accounts, the counter, and a whole
+ * round trip (quote, sign, submit, follow to COMPLETED, every hash checked) in each version.
  */
 export function useSimulatorE2e() {
   const sim = sharedDevnet()
@@ -53,6 +76,11 @@ export function useSimulatorE2e() {
     value: '0',
     data: encodeFunctionData({ abi: ExecutorTestCounter.abi, functionName: 'bump', args: [by] }),
   })
+  const erc20Call = (token: Address, functionName: 'transfer' | 'approve', to: Address, amount: bigint) => ({
+    to: token,
+    value: '0',
+    data: encodeFunctionData({ abi: erc20Abi, functionName, args: [to, amount] }),
+  })
 
   /** Every hash in an alps status body is a mined transaction to the filler / the arbiter on the right chain. */
   async function expectAlpsHashes(status: {
@@ -81,5 +109,122 @@ export function useSimulatorE2e() {
     }
   }
 
-  return { sim, http, owner, funder, counts, hasCode, bump, expectAlpsHashes }
+  /** Same for a blanc status body: FILL items → filler, CLAIM items → arbiter, on the operation's chain. */
+  async function expectBlancHashes(status: {
+    operations: { chain: number; items: { type: string; status: string; txHash: Hex }[] }[]
+  }) {
+    const items = status.operations.flatMap((o) => o.items.map((item) => ({ ...item, chain: o.chain })))
+    expect(items.filter((i) => i.type === 'FILL')).toHaveLength(1)
+    for (const item of items) {
+      expect(item.status).toBe('COMPLETED')
+      const to = item.type === 'FILL' ? addresses.filler : addresses.arbiter
+      expect(await minedTransactionProblem(sim.devnet, item.chain, item.txHash, to)).toBeUndefined()
+    }
+    return items
+  }
+
+  /** alps: quote, sign every origin (and the destination ops, when any) as `signer`, submit, follow. */
+  async function alpsRoundTrip(parameters: { signer: IntentSigner; request: Record<string, unknown> }) {
+    const route = await http.call('POST', '/intents/route', parameters.request, ALPS)
+    expect(route.status, JSON.stringify(route.body)).toBe(200)
+    expect(route.body.intentCost.hasFulfilledAll).toBe(true)
+    const intentOp = route.body.intentOp
+    const origin: TypedDataJson[] = intentOp.elements.map(
+      (element: Parameters<typeof permit2TypedData>[0]) =>
+        element.mandate.qualifier.settlementContext.fundingMethod === 'COMPACT'
+          ? compactTypedData(intentOp)
+          : permit2TypedData(element, intentOp.nonce, intentOp.expires),
+    )
+    const originSignatures = await Promise.all(origin.map((td) => signAs(parameters.signer, td)))
+    const mandate = intentOp.elements[0].mandate
+    const destinationSignature = mandate.destinationOps.ops.length
+      ? await signAs(
+          parameters.signer,
+          singleChainOpsTypedData({
+            account: intentOp.sponsor,
+            nonce: intentOp.nonce,
+            destinationChainId: Number(mandate.destinationChainId),
+            op: toOpJson(mandate.destinationOps),
+          }),
+        )
+      : originSignatures.at(-1)
+    const submitted = await http.call('POST', '/intent-operations', {
+      signedIntentOp: { ...intentOp, originSignatures, destinationSignature },
+    })
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(201)
+    expect(submitted.body.result.status).toBe('PENDING')
+    const { body, seen } = await http.follow(`/intent-operation/${submitted.body.result.id}`, ALPS)
+    expect(body.status, JSON.stringify(body)).toBe('COMPLETED')
+    expect(seen[0]).toBe('PENDING')
+    expect(isForwardRunToCompleted(seen), seen.join(' → ')).toBe(true)
+    await expectAlpsHashes(body)
+    return { intentOp, status: body, seen }
+  }
+
+  /** blanc: quote, pick a route, sign its signData as given (origin[] and destination), submit, follow. */
+  async function blancRoundTrip(parameters: {
+    signer: IntentSigner
+    request: Record<string, unknown>
+    pick?: (route: { fundingMethod: string; cost: { input: { chainId: number }[] } }) => boolean
+    /** The public paths (POST /quotes, POST /intents) instead of the spec's. */
+    publicPaths?: boolean
+  }) {
+    const quote = await http.call(
+      'POST',
+      parameters.publicPaths ? '/quotes' : '/intents/route',
+      parameters.request,
+      BLANC,
+    )
+    expect(quote.status, JSON.stringify(quote.body)).toBe(200)
+    const route = parameters.pick ? quote.body.routes.find(parameters.pick) : quote.body.routes[0]
+    expect(
+      route,
+      JSON.stringify(quote.body.routes.map((r: { fundingMethod: string }) => r.fundingMethod)),
+    ).toBeDefined()
+    const origin = await Promise.all(
+      route.signData.origin.map((td: TypedDataJson) => signAs(parameters.signer, td)),
+    )
+    const destination = await signAs(parameters.signer, route.signData.destination)
+    const submitted = parameters.publicPaths
+      ? await http.call(
+          'POST',
+          '/intents',
+          { intentId: route.intentId, signatures: { origin, destination } },
+          BLANC,
+        )
+      : await http.call(
+          'POST',
+          `/intents/${route.intentId}/submit`,
+          { signatures: { origin, destination } },
+          BLANC,
+        )
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(201)
+    expect(submitted.body.intentId).toBe(route.intentId)
+    if (!parameters.publicPaths) expect(submitted.body.status).toBe('PENDING')
+    const { body, seen } = await http.follow(`/intents/${route.intentId}`, BLANC)
+    expect(body.status, JSON.stringify(body)).toBe('COMPLETED')
+    expect(seen[0]).toBe('PENDING')
+    expect(isForwardRunToCompleted(seen), seen.join(' → ')).toBe(true)
+    const items = await expectBlancHashes(body)
+    return { route, status: body, seen, items }
+  }
+
+  const usdcOf = (chainId: number) => tokenAddress(chainId, 'USDC')
+  const stranger = (label: string) => owner(`stranger ${label}`).address
+
+  return {
+    sim,
+    http,
+    owner,
+    funder,
+    counts,
+    hasCode,
+    bump,
+    erc20Call,
+    expectAlpsHashes,
+    alpsRoundTrip,
+    blancRoundTrip,
+    usdcOf,
+    stranger,
+  }
 }
