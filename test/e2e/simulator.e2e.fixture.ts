@@ -36,6 +36,30 @@ export const usdc = (n: number) => parseUnits(String(n), 6)
 export const DEST = 8453
 const COUNTER = getAddress('0x00000000000000000000000000000000c0ffee01')
 
+/** A fresh account of these tests, by label. */
+export const owner = (label: string) => privateKeyToAccount(keccak256(toHex(`simulator.e2e ${label}`)))
+/** A stranger's address (no funds), by label. */
+export const stranger = (label: string) => owner(`stranger ${label}`).address
+/** USDC's address on a chain. */
+export const usdcOf = (chainId: number) => tokenAddress(chainId, 'USDC')
+/** A destination execution that bumps the counter by `by` for its caller. */
+export const bump = (by: bigint) => ({
+  to: COUNTER,
+  value: '0',
+  data: encodeFunctionData({ abi: ExecutorTestCounter.abi, functionName: 'bump', args: [by] }),
+})
+/** A destination execution that transfers or approves a token. */
+export const erc20Call = (
+  token: Address,
+  functionName: 'transfer' | 'approve',
+  to: Address,
+  amount: bigint,
+) => ({
+  to: token,
+  value: '0',
+  data: encodeFunctionData({ abi: erc20Abi, functionName, args: [to, amount] }),
+})
+
 /**
  * End to end against the composed simulator (startSimulator: devnet + quoting + settlement +
  * withdrawals + deposits + HTTP) of the shared-devnet project, exactly as an integrator runs it.
@@ -58,7 +82,6 @@ export function useSimulatorE2e() {
 
   isolateDevnet()
 
-  const owner = (label: string) => privateKeyToAccount(keccak256(toHex(`simulator.e2e ${label}`)))
   const funder = (i: number) => sim.devnet.keys.accounts[i]!.account
   const counts = (account: Address) =>
     sim.devnet.chain(DEST).publicClient.readContract({
@@ -71,16 +94,6 @@ export function useSimulatorE2e() {
     const code = await sim.devnet.chain(chainId).publicClient.getCode({ address })
     return !!code && code !== '0x'
   }
-  const bump = (by: bigint) => ({
-    to: COUNTER,
-    value: '0',
-    data: encodeFunctionData({ abi: ExecutorTestCounter.abi, functionName: 'bump', args: [by] }),
-  })
-  const erc20Call = (token: Address, functionName: 'transfer' | 'approve', to: Address, amount: bigint) => ({
-    to: token,
-    value: '0',
-    data: encodeFunctionData({ abi: erc20Abi, functionName, args: [to, amount] }),
-  })
 
   /** Every hash in an alps status body is a mined transaction to the filler / the arbiter on the right chain. */
   async function expectAlpsHashes(status: {
@@ -209,22 +222,5 @@ export function useSimulatorE2e() {
     return { route, status: body, seen, items }
   }
 
-  const usdcOf = (chainId: number) => tokenAddress(chainId, 'USDC')
-  const stranger = (label: string) => owner(`stranger ${label}`).address
-
-  return {
-    sim,
-    http,
-    owner,
-    funder,
-    counts,
-    hasCode,
-    bump,
-    erc20Call,
-    expectAlpsHashes,
-    alpsRoundTrip,
-    blancRoundTrip,
-    usdcOf,
-    stranger,
-  }
+  return { sim, http, funder, counts, hasCode, expectAlpsHashes, alpsRoundTrip, blancRoundTrip }
 }

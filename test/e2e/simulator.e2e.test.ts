@@ -18,28 +18,24 @@ import {
   minedTransactionProblem,
 } from '../../simulator/settlement/testing/e2eClient'
 import { nexusAccountFor } from '../../simulator/settlement/testing/nexusAccount'
-import { DEST, usdc, useSimulatorE2e } from './simulator.e2e.fixture'
+import {
+  bump,
+  DEST,
+  erc20Call,
+  owner,
+  stranger,
+  usdc,
+  usdcOf,
+  useSimulatorE2e,
+} from './simulator.e2e.fixture'
 
 /**
  * End to end against the composed simulator (startSimulator: devnet + quoting + settlement +
  * withdrawals + deposits + HTTP), exactly as an integrator runs it: the public SDK 1.x for a
  * smart account, and our own HTTP clients of both versions.
  */
-const {
-  sim,
-  http,
-  owner,
-  funder,
-  counts,
-  hasCode,
-  bump,
-  erc20Call,
-  expectAlpsHashes,
-  alpsRoundTrip,
-  blancRoundTrip,
-  usdcOf,
-  stranger,
-} = useSimulatorE2e()
+const { sim, http, funder, counts, hasCode, expectAlpsHashes, alpsRoundTrip, blancRoundTrip } =
+  useSimulatorE2e()
 const rpcUrls = () => Object.fromEntries(sim.devnet.chains.map((c) => [c.chainId, c.rpcUrl]))
 
 describe('the public SDK 1.x, unmodified, against startSimulator', () => {
