@@ -1,9 +1,9 @@
 // Own devnet, not the shared one: its in-process relayer (createServices) would share the relayer key with the shared service (two nonce queues on one key).
 import { parseEther, zeroAddress } from 'viem'
 import { describe, expect, test } from 'vitest'
+import { toLockId } from '../../lib/lockTag'
 import { AlpsRouteResponse, BlancRouteResponse, type IntentOp, type RouteRequest } from '../../spec'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
-import { toLockId } from '../devnet/lockTag'
 import { valueCovered } from './swaps'
 import { createTestQuoting } from './testing/createTestQuoting'
 import { errorOf, token, usdc } from './testing/routeRequests'
