@@ -40,28 +40,36 @@ export function withSettlementFaults(
   senders: ReadonlyMap<number, ChainSender>,
   faults: Pick<Faults, 'has'>,
 ): ReadonlyMap<number, ChainSender> {
-  const decorate = (sender: ChainSender): ChainSender => ({
-    ...sender,
-    send: async (tx, options) => {
-      const hash = await sender.send(tx, options)
-      const claim = faults.has('intents.refund-sponsor-one-unit') ? claimOf(tx) : undefined
-      if (!claim) return hash
-      const claimed = await sender.waitForReceipt(hash)
-      if (claimed.status !== 'success') return hash
-      const refund: RelayerTransaction =
-        claim.token === zeroAddress
-          ? { to: claim.sponsor, data: '0x', value: 1n }
-          : {
-              to: claim.token,
-              data: encodeFunctionData({
-                abi: erc20Abi,
-                functionName: 'transfer',
-                args: [claim.sponsor, 1n],
-              }),
-            }
-      await sender.waitForReceipt(await sender.send(refund))
-      return hash
-    },
-  })
-  return new Map([...senders].map(([chainId, sender]) => [chainId, decorate(sender)]))
+  // Each call looks its sender up in `senders` then, never before: the root replaces a chain's
+  // sender after a devnet revert (its nonces start again from the chain), and a sender kept from
+  // before would send with nonces Anvil holds pending, so every later intent would hang.
+  const decorate = (chainId: number): ChainSender => {
+    const current = () => senders.get(chainId)!
+    return {
+      chainId,
+      waitForReceipt: (hash) => current().waitForReceipt(hash),
+      send: async (tx, options) => {
+        const sender = current()
+        const hash = await sender.send(tx, options)
+        const claim = faults.has('intents.refund-sponsor-one-unit') ? claimOf(tx) : undefined
+        if (!claim) return hash
+        const claimed = await sender.waitForReceipt(hash)
+        if (claimed.status !== 'success') return hash
+        const refund: RelayerTransaction =
+          claim.token === zeroAddress
+            ? { to: claim.sponsor, data: '0x', value: 1n }
+            : {
+                to: claim.token,
+                data: encodeFunctionData({
+                  abi: erc20Abi,
+                  functionName: 'transfer',
+                  args: [claim.sponsor, 1n],
+                }),
+              }
+        await sender.waitForReceipt(await sender.send(refund))
+        return hash
+      },
+    }
+  }
+  return new Map([...senders.keys()].map((chainId) => [chainId, decorate(chainId)]))
 }
