@@ -18,6 +18,7 @@ import { nodeHttpFetch } from '../../lib/nodeHttpFetch'
 import { smartAccountOf } from '../../lib/smartAccount'
 import { BaseError } from '../../spec/BaseError'
 import type { ChainStep } from '../scenario/schema'
+import { ChainActionError, clientsFor, rpcUrlOf, signerAccount } from './chainClients'
 import { namedContract } from './namedContract'
 import type { TargetCapabilities } from './types'
 
@@ -35,11 +36,6 @@ export const compactDepositAbi = parseAbi([
  */
 const RECEIPT_POLL_MS = 50
 
-/** Thrown when a chain step cannot be carried out (unknown chain, account, token). */
-export class ChainActionError extends BaseError {
-  override name = 'Conformance.ChainActionError'
-}
-
 /** What a chain step produced: a transaction receipt's essentials, or a balance. */
 export type ChainActionResult = {
   hash?: Hex | undefined
@@ -52,65 +48,6 @@ export type ChainActionResult = {
   value?: unknown
   /** Why a transaction reverted or could not be sent (a decoded revert when the ABI knows it). */
   error?: string | undefined
-}
-
-/** The clients of a chain by `chainId rpcUrl`, made once per process (a client is not cheap to make). */
-const clients = new Map<string, ReturnType<typeof makeClients>>()
-
-function clientsFor(caps: TargetCapabilities, chainId: number) {
-  const entry = caps.chains.find((c) => c.chainId === chainId)
-  if (!entry)
-    throw new ChainActionError(`Chain ${chainId} is not among the target's chains.`, {
-      metaMessages: [`Chains: ${caps.chains.map((c) => c.chainId).join(', ') || 'none'}.`],
-    })
-  const key = `${chainId} ${entry.rpcUrl}`
-  let made = clients.get(key)
-  if (!made) {
-    made = makeClients(chainId, entry.rpcUrl)
-    clients.set(key, made)
-  }
-  return made
-}
-
-function makeClients(chainId: number, rpcUrl: string) {
-  const chain = defineChain({
-    id: chainId,
-    name: `chain-${chainId}`,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-  })
-  // Plain http over node:http keep-alive sockets (lib/nodeHttpFetch.ts): Node's fetch costs
-  // several times the CPU per call. https goes through fetch as before.
-  const transport = http(rpcUrl, rpcUrl.startsWith('http:') ? { fetchFn: nodeHttpFetch() } : {})
-  return { chain, transport, publicClient: createPublicClient({ chain, transport }) }
-}
-
-/** Accounts of the target's funded keys, made once per run rather than once per step (deriving the address is the costly part). */
-const fundedAccounts = new Map<Hex, PrivateKeyAccount>()
-
-/** The viem account of a step's signer: a funded account of the target by index, or a `0x` key as given. */
-export function signerAccount(caps: TargetCapabilities, from: number | string): PrivateKeyAccount {
-  const key = signerKey(caps, from)
-  // Signs with libsecp256k1, to the same bytes as viem's own account (lib/nativeSign.ts).
-  if (typeof from !== 'number') return nativeSigningAccount(key)
-  let account = fundedAccounts.get(key)
-  if (!account) {
-    account = nativeSigningAccount(key)
-    fundedAccounts.set(key, account)
-  }
-  return account
-}
-
-/** The private key of a step's account: a funded account of the target by index, or a `0x` key as given. */
-export function signerKey(caps: TargetCapabilities, from: number | string): Hex {
-  if (typeof from === 'number') {
-    const key = caps.accounts[from]
-    if (!key)
-      throw new ChainActionError(`No funded account #${from}: the target gives ${caps.accounts.length}.`)
-    return key
-  }
-  if (/^0x[0-9a-fA-F]{64}$/.test(from)) return from as Hex
-  throw new ChainActionError(`"${from}" is neither a funded account index nor a private key.`)
 }
 
 function address(value: string, what: string): Address {
@@ -245,10 +182,6 @@ async function retryOnNonce<T>(send: () => Promise<T>): Promise<T> {
       if (attempt >= 3 || !/nonce too low|nonce has already been used/i.test(message)) throw error
     }
   }
-}
-
-function rpcUrlOf(caps: TargetCapabilities, chainId: number): string {
-  return caps.chains.find((c) => c.chainId === chainId)?.rpcUrl ?? ''
 }
 
 /** Sends a step's transaction as `account` and waits for its receipt. */

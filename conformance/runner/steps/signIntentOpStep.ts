@@ -1,6 +1,6 @@
 import { isAddress } from 'viem'
 import type { SignIntentOpStep } from '../../scenario/schema'
-import { signerAccount } from '../chainActions'
+import { signerAccount } from '../chainClients'
 import { interpolate } from '../interpolate'
 import { namedContract } from '../namedContract'
 import { CANONICAL_SIGNING_CONTRACTS, type SigningContracts, signIntentOp } from '../signIntentOp'
