@@ -1,22 +1,8 @@
-import {
-  type Abi,
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  erc20Abi,
-  type Hex,
-  http,
-  isAddress,
-  parseAbi,
-} from 'viem'
+import { type Abi, type Address, createWalletClient, erc20Abi, type Hex, isAddress, parseAbi } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { addresses } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
-import { nativeSigningAccount } from '../../lib/nativeSign'
-import { nodeHttpFetch } from '../../lib/nodeHttpFetch'
 import { smartAccountOf } from '../../lib/smartAccount'
-import { BaseError } from '../../spec/BaseError'
 import type { ChainStep } from '../scenario/schema'
 import { ChainActionError, clientsFor, rpcUrlOf, signerAccount } from './chainClients'
 import { namedContract } from './namedContract'
