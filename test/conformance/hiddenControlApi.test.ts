@@ -45,9 +45,9 @@ describe('the simulator behind a proxy that answers 404 to /_devnet/, run with -
       .filter((s) => s.requires.capabilities.includes('devnet'))
       .map((s) => s.id)
     const notApplicable = run.scenarios.filter((s) => s.status === 'not-applicable')
-    expect(
-      notApplicable.filter((s) => devnetOnly.includes(s.id)).map((s) => `${s.id}: ${s.reason}`),
-    ).toEqual(devnetOnly.map((id) => `${id}: the target is not an intent-devnet (no /_devnet/ endpoints)`))
+    expect(notApplicable.filter((s) => devnetOnly.includes(s.id)).map((s) => `${s.id}: ${s.reason}`)).toEqual(
+      devnetOnly.map((id) => `${id}: the target is not an intent-devnet (no /_devnet/ endpoints)`),
+    )
     expect(run.summary.scenarios.passed).toBe(run.summary.scenarios.total - 3 - devnetOnly.length)
     expect(
       notApplicable.filter((s) => !devnetOnly.includes(s.id)).map((s) => `${s.id}: ${s.reason}`),
