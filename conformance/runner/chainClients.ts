@@ -1,4 +1,12 @@
-import { createPublicClient, defineChain, type Hex, http } from 'viem'
+import {
+  type Chain,
+  createPublicClient,
+  defineChain,
+  type Hex,
+  type HttpTransport,
+  http,
+  type PublicClient,
+} from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { nativeSigningAccount } from '../../lib/nativeSign'
 import { nodeHttpFetch } from '../../lib/nodeHttpFetch'
@@ -14,10 +22,17 @@ export class ChainActionError extends BaseError {
 }
 
 /** The clients of a chain by `chainId rpcUrl`, made once per process (a client is not cheap to make). */
-const clients = new Map<string, ReturnType<typeof makeClients>>()
+const clients = new Map<string, ChainClients>()
+
+/** One chain of the target as the runner talks to it: its viem chain, transport and public client. */
+export type ChainClients = {
+  chain: Chain
+  transport: HttpTransport
+  publicClient: PublicClient<HttpTransport, Chain>
+}
 
 /** The clients of one of the target's chains; throws ChainActionError for a chain the target does not have. */
-export function clientsFor(caps: TargetCapabilities, chainId: number) {
+export function clientsFor(caps: TargetCapabilities, chainId: number): ChainClients {
   const entry = caps.chains.find((c) => c.chainId === chainId)
   if (!entry)
     throw new ChainActionError(`Chain ${chainId} is not among the target's chains.`, {
@@ -32,7 +47,7 @@ export function clientsFor(caps: TargetCapabilities, chainId: number) {
   return made
 }
 
-function makeClients(chainId: number, rpcUrl: string) {
+function makeClients(chainId: number, rpcUrl: string): ChainClients {
   const chain = defineChain({
     id: chainId,
     name: `chain-${chainId}`,
