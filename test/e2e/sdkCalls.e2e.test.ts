@@ -11,24 +11,21 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { arbitrum, base, optimism } from 'viem/chains'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { addresses } from '../../contracts/addresses'
 import { ExecutorTestCounter } from '../../contracts/generated/artifacts'
-import { isolateDevnet } from '../../integrations/vitest'
 import {
   approvePermit2,
   balanceOf,
   compactBalanceOf,
-  tokenAddress,
 } from '../../simulator/settlement/testing/buildSignedIntent'
 import {
   ALPS,
-  createE2eClient,
   depositToCompactFor,
   isForwardRunToCompleted,
   minedTransactionProblem,
 } from '../../simulator/settlement/testing/e2eClient'
-import { sharedDevnet } from '../support/sharedDevnet'
+import { COUNTER, DEST, usdc, usdcOf, useSimulatorE2e } from './simulator.e2e.fixture'
 
 /**
  * The public SDK 1.x, unmodified, sending intents WITH destination calls to a started simulator:
@@ -36,24 +33,9 @@ import { sharedDevnet } from '../support/sharedDevnet'
  * chain over the signed Mandate before the IntentExecutor runs the calls (docs/settlement.md).
  * Balances are read on chain.
  */
-const usdc = (n: number) => parseUnits(String(n), 6)
-const DEST = 8453
-const COUNTER = getAddress('0x00000000000000000000000000000000c0ffee02')
-const sim = sharedDevnet()
-let http: ReturnType<typeof createE2eClient>
-
-isolateDevnet({ scope: 'file' })
-beforeAll(async () => {
-  http = createE2eClient(sim)
-  await sim.devnet
-    .chain(DEST)
-    .testClient.setCode({ address: COUNTER, bytecode: ExecutorTestCounter.deployedBytecode })
-}, 180_000)
-
-isolateDevnet()
+const { sim, http, counts, hasCode } = useSimulatorE2e()
 
 const who = (label: string) => privateKeyToAccount(keccak256(toHex(`sdkCalls.e2e ${label}`)))
-const usdcOf = (chainId: number) => tokenAddress(chainId, 'USDC')
 const sdk = () =>
   new RhinestoneSDK({
     apiKey: sim.apiKey,
@@ -71,20 +53,8 @@ const bump = (by: bigint) => ({
   to: COUNTER,
   data: encodeFunctionData({ abi: ExecutorTestCounter.abi, functionName: 'bump', args: [by] }),
 })
-const counts = (account: Address) =>
-  sim.devnet.chain(DEST).publicClient.readContract({
-    address: COUNTER,
-    abi: ExecutorTestCounter.abi,
-    functionName: 'counts',
-    args: [account],
-  })
 const ethBalance = (chainId: number, address: Address) =>
   sim.devnet.chain(chainId).publicClient.getBalance({ address })
-const hasCode = async (chainId: number, address: Address) => {
-  const code = await sim.devnet.chain(chainId).publicClient.getCode({ address })
-  return !!code && code !== '0x'
-}
-
 type Execution = { fill: { hash: Hex; chainId: number }; claims: { hash: Hex; chainId: number }[] }
 
 /** waitForExecution's answer names the fill and every claim, each mined to the filler / the arbiter; the status path agrees. */

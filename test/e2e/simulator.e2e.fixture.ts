@@ -34,7 +34,8 @@ import { sharedDevnet } from '../support/sharedDevnet'
 export const usdc = (n: number) => parseUnits(String(n), 6)
 /** The destination chain of these tests. */
 export const DEST = 8453
-const COUNTER = getAddress('0x00000000000000000000000000000000c0ffee01')
+/** The counter contract the fixture places on the destination: destination executions bump it. */
+export const COUNTER = getAddress('0x00000000000000000000000000000000c0ffee01')
 
 /** A fresh account of these tests, by label. */
 export const owner = (label: string) => privateKeyToAccount(keccak256(toHex(`simulator.e2e ${label}`)))
