@@ -335,21 +335,28 @@ export async function createServices(parameters: CreateServicesParameters): Prom
       faults,
     )
 
-    const { manifest, advanceClock, snapshot, health } = devnet
+    const { manifest, snapshot, health } = devnet
     const services: HttpServices = {
       clock: devnet,
       devnet: {
         // The devnet's own actions (simulator/devnet/actions), bound to its state: no forwarding.
         manifest,
-        advanceClock,
         snapshot,
         health,
+        // Webhook retries the new time made due go at once, not at the outbox's next wake-up.
+        async advanceClock(seconds) {
+          const advanced = await devnet.advanceClock(seconds)
+          depositProcessor.outbox.clockMoved()
+          return advanced
+        },
         // A revert takes the relayer's nonces back: the senders count on from the chains again
         // (a send with the old, higher nonce is one Anvil keeps pending, and the intent hangs).
         async revert(id) {
           const reverted = await devnet.revert(id)
-          if (reverted)
+          if (reverted) {
             for (const chain of devnet.chains) senders.set(chain.chainId, createChainSender({ chain }))
+            depositProcessor.outbox.clockMoved()
+          }
           return reverted
         },
       },

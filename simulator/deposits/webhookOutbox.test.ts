@@ -163,6 +163,41 @@ describe('delivery', () => {
   })
 })
 
+test('a moved clock (clockMoved) sends a retry it made due at once; one not yet due still waits', async () => {
+  const r = await receiver({ answer: { status: 500 } })
+  let now = 1_800_000_000_000
+  const outbox = outboxFor(
+    { url: r.url, secret: null },
+    // The first retry 30-60 s of clock after the failure; no probe.
+    { now: () => now, retry: { baseDelayMs: 60_000, maxDelayMs: 60_000, maxAttempts: 5 }, probeIntervalMs: 0 },
+  )
+  const { eventId } = outbox.enqueue({ tenant: 't', type: 'bridge-failed', data: {} })
+  const attempted = () => outbox.get('t', eventId)!.attempts.length
+  await new Promise<void>((resolve) => {
+    if (attempted() === 1) return resolve()
+    const off = outbox.onChange(() => attempted() === 1 && (off(), resolve()))
+  })
+  r.setAnswer({ status: 200 })
+  // The outbox is asleep (its wake-up is POLL_MS, 1 s, away: the retry is far off).
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  const due = Date.parse(outbox.get('t', eventId)!.nextAttemptAt!)
+  expect(due - now).toBeGreaterThanOrEqual(30_000)
+  // Not yet due: nothing goes (its retry time is kept).
+  now = due - 10_000
+  outbox.clockMoved()
+  await new Promise((resolve) => setTimeout(resolve, 150))
+  expect(attempted()).toBe(1)
+  expect(r.received.length).toBe(0)
+  // Due: it goes at once, well within the outbox's 1 s wake-up.
+  now = due
+  const moved = performance.now()
+  outbox.clockMoved()
+  await r.waitFor(() => r.received.length === 1, 2_000)
+  expect(performance.now() - moved).toBeLessThan(500)
+  await settled(outbox)
+  expect(outbox.get('t', eventId)!.status).toBe('delivered')
+})
+
 test('once the receiver answers again, events waiting out a long backoff go at once, each once', async () => {
   const r = await receiver()
   await r.down()

@@ -15,7 +15,11 @@ export {
   type WebhookEventStatus,
 } from './webhookRetry'
 
-/** Longest real time the outbox sleeps while events are pending: it notices devnet clock jumps within it. */
+/**
+ * Longest real time the outbox sleeps while events are pending. A devnet clock advance the
+ * service makes wakes it at once ({@link WebhookOutbox.clockMoved}); this bounds how late it
+ * notices any other change of its clock.
+ */
 const POLL_MS = 1_000
 
 /** Default real time between two probes of a failing receiver (see `probeIntervalMs`). */
@@ -237,7 +241,7 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
       launch(record)
     }
     if (inFlight.size < concurrency && nextDue !== Number.POSITIVE_INFINITY) {
-      // Capped, so an advanced devnet clock makes due events go within POLL_MS.
+      // Capped: a clock moved by other means than clockMoved makes due events go within POLL_MS.
       timer = setTimeout(pump, Math.min(POLL_MS, Math.max(0, nextDue - wall)))
       timer.unref()
     }
@@ -360,6 +364,15 @@ export function createWebhookOutbox(parameters: CreateWebhookOutboxParameters) {
       if (probeTimer) clearInterval(probeTimer)
       probeTimer = undefined
       await Promise.all([...flights])
+    },
+
+    /**
+     * The clock `now` reads moved (the devnet clock advanced, or went back to a snapshot): events
+     * it made due go now, not at the outbox's next wake-up (up to POLL_MS of real time later).
+     * Retry times are unchanged: only when they are checked.
+     */
+    clockMoved(): void {
+      pump()
     },
 
     /** Calls `listener` after every change of any event (tests and benches wait with it). */
