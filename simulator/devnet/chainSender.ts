@@ -90,14 +90,17 @@ export function createChainSender({
   return {
     chainId: chain.chainId,
     async send(tx, options) {
-      const gas = await publicClient.estimateGas({
-        account,
-        to: tx.to,
-        data: tx.data,
-        value: tx.value ?? 0n,
-        ...(tx.authorizationList ? { authorizationList: tx.authorizationList } : {}),
-      })
-      const fees = await publicClient.estimateFeesPerGas()
+      // Side by side: the transport batches them into one round trip to the node.
+      const [gas, fees] = await Promise.all([
+        publicClient.estimateGas({
+          account,
+          to: tx.to,
+          data: tx.data,
+          value: tx.value ?? 0n,
+          ...(tx.authorizationList ? { authorizationList: tx.authorizationList } : {}),
+        }),
+        estimateFees(publicClient),
+      ])
       return enqueue(() =>
         // Someone else used the relayer's key (a tool, a second process): resync once and retry.
         withRetry(
@@ -143,4 +146,29 @@ export function createChainSender({
     waitForReceipt: (hash) =>
       publicClient.waitForTransactionReceipt({ hash, pollingInterval: pollMs, timeout: receiptTimeoutMs }),
   }
+}
+
+/** viem's default `baseFeeMultiplier` (1.2), as the integer ratio its estimateFeesPerGas uses. */
+const BASE_FEE_MULTIPLIER = { numerator: 12n, denominator: 10n }
+
+/**
+ * EIP-1559 fees as viem's `estimateFeesPerGas` estimates them on a chain without its own fee
+ * rules (maxFeePerGas = latest base fee × 1.2 + `eth_maxPriorityFeePerGas`), with the block
+ * and the priority fee read side by side (viem reads one after the other: two round trips).
+ * A chain with fee rules of its own goes through viem.
+ *
+ * @example
+ * const { maxFeePerGas, maxPriorityFeePerGas } = await estimateFees(publicClient)
+ */
+export async function estimateFees(
+  publicClient: PublicClient<Transport, Chain | undefined>,
+): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+  if (publicClient.chain?.fees) return publicClient.estimateFeesPerGas()
+  const [block, maxPriorityFeePerGas] = await Promise.all([
+    publicClient.getBlock(),
+    publicClient.estimateMaxPriorityFeePerGas(),
+  ])
+  if (typeof block.baseFeePerGas !== 'bigint') return publicClient.estimateFeesPerGas()
+  const baseFee = (block.baseFeePerGas * BASE_FEE_MULTIPLIER.numerator) / BASE_FEE_MULTIPLIER.denominator
+  return { maxFeePerGas: baseFee + maxPriorityFeePerGas, maxPriorityFeePerGas }
 }

@@ -1,0 +1,81 @@
+import { createPublicClient, createTestClient, createWalletClient, defineChain, http, parseEther } from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { nodeHttpFetch } from '../../lib/nodeHttpFetch'
+import { type AnvilInstance, startAnvil } from './anvil'
+import { createChainSender, estimateFees } from './chainSender'
+import { DEV_MNEMONIC } from './keys'
+
+let anvil: AnvilInstance
+beforeAll(async () => {
+  anvil = await startAnvil({ chainId: 10 })
+})
+afterAll(() => anvil?.stop())
+
+/** The devnet's clients on the Anvil (simulator/devnet/chain.ts), with every JSON-RPC request's methods kept. */
+function clients() {
+  const requests: string[][] = []
+  const fetchFn = nodeHttpFetch()
+  const chain = defineChain({
+    id: 10,
+    name: 'OP Mainnet',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [anvil.rpcUrl] } },
+  })
+  const transport = http(anvil.rpcUrl, {
+    batch: { batchSize: 2_000, wait: 0 },
+    retryCount: 0,
+    fetchFn: (input, init) => {
+      const body = JSON.parse(String(init?.body)) as { method: string } | { method: string }[]
+      requests.push((Array.isArray(body) ? body : [body]).map((call) => call.method))
+      return fetchFn(input, init)
+    },
+  })
+  const account = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 3 })
+  return {
+    requests,
+    publicClient: createPublicClient({ chain, transport }),
+    relayerClient: createWalletClient({ chain, transport, account }),
+    testClient: createTestClient({ chain, mode: 'anvil', transport }),
+  }
+}
+
+test("estimateFees: viem's estimateFeesPerGas (base fee × 1.2 + priority fee) in one round trip", async () => {
+  const { publicClient, requests } = clients()
+  const viemFees = await publicClient.estimateFeesPerGas()
+  requests.length = 0
+  const fees = await estimateFees(publicClient)
+  expect(fees).toEqual({
+    maxFeePerGas: viemFees.maxFeePerGas,
+    maxPriorityFeePerGas: viemFees.maxPriorityFeePerGas,
+  })
+  expect(requests).toEqual([['eth_getBlockByNumber', 'eth_maxPriorityFeePerGas']])
+})
+
+test('a send estimates gas and fees in one round trip, then takes the nonce and broadcasts; it is mined', async () => {
+  const { publicClient, relayerClient, requests } = clients()
+  const sender = createChainSender({ chain: { chainId: 10, publicClient, relayerClient } })
+  const to = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 9 }).address
+  const before = await publicClient.getBalance({ address: to })
+  requests.length = 0
+  const hash = await sender.send({ to, data: '0x', value: parseEther('0.5') })
+  expect(requests[0]?.sort()).toEqual(
+    // viem estimates gas with eth_fillTransaction.
+    ['eth_fillTransaction', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas'].sort(),
+  )
+  expect(requests.slice(1)).toEqual([['eth_getTransactionCount'], ['eth_sendRawTransaction']])
+  const receipt = await sender.waitForReceipt(hash)
+  expect(receipt.status).toBe('success')
+  expect(await publicClient.getBalance({ address: to })).toBe(before + parseEther('0.5'))
+})
+
+test('a send that would revert throws at the estimate, and nothing is sent', async () => {
+  const { publicClient, relayerClient, testClient, requests } = clients()
+  const sender = createChainSender({ chain: { chainId: 10, publicClient, relayerClient } })
+  // A contract that always reverts (PUSH1 0, PUSH1 0, REVERT).
+  const reverts = '0x00000000000000000000000000000000000d0d0d'
+  await testClient.setCode({ address: reverts, bytecode: '0x60006000fd' })
+  requests.length = 0
+  await expect(sender.send({ to: reverts, data: '0x12345678' })).rejects.toThrow(/revert/i)
+  expect(requests.flat()).not.toContain('eth_sendRawTransaction')
+})
