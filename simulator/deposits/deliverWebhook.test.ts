@@ -37,7 +37,12 @@ const deliver = (url: string, secret: string | null = null, timeoutMs = 1_000) =
 test('a 2xx: the exact body, JSON, our user agent, the signature over the bytes; the attempt records it', async () => {
   const r = await receiver((_, response) => response.writeHead(204).end())
   const attempt = await deliver(r.url, 's3cret')
-  expect(attempt).toMatchObject({ time: '2026-01-01T00:00:00.000Z', url: r.url, statusCode: 204, signed: true })
+  expect(attempt).toMatchObject({
+    time: '2026-01-01T00:00:00.000Z',
+    url: r.url,
+    statusCode: 204,
+    signed: true,
+  })
   expect(attempt.error).toBeUndefined()
   expect(attempt.durationMs).toBeGreaterThanOrEqual(0)
   const [hit] = r.seen

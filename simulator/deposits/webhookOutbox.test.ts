@@ -169,7 +169,11 @@ test('a moved clock (clockMoved) sends a retry it made due at once; one not yet 
   const outbox = outboxFor(
     { url: r.url, secret: null },
     // The first retry 30-60 s of clock after the failure; no probe.
-    { now: () => now, retry: { baseDelayMs: 60_000, maxDelayMs: 60_000, maxAttempts: 5 }, probeIntervalMs: 0 },
+    {
+      now: () => now,
+      retry: { baseDelayMs: 60_000, maxDelayMs: 60_000, maxAttempts: 5 },
+      probeIntervalMs: 0,
+    },
   )
   const { eventId } = outbox.enqueue({ tenant: 't', type: 'bridge-failed', data: {} })
   const attempted = () => outbox.get('t', eventId)!.attempts.length

@@ -44,6 +44,8 @@ export function createDevnetChain(parameters: {
   anvil: AnvilInstance
   relayer: PrivateKeyAccount
   forkUrl?: string | undefined
+  /** The clients' transport (default: viem's `http` over node:http, as below). */
+  transport?: Transport | undefined
 }): DevnetChain {
   const { anvil, relayer, forkUrl } = parameters
   const name = chainNames[anvil.chainId] ?? `Chain ${anvil.chainId}`
@@ -56,11 +58,13 @@ export function createDevnetChain(parameters: {
   })
   // `wait: 0` gathers the calls of one tick into one JSON-RPC batch: placement and funding send
   // hundreds of calls per chain at once. Over node:http, not Node's fetch (lib/nodeHttpFetch.ts).
-  const transport = http(anvil.rpcUrl, {
-    batch: { batchSize: 2_000, wait: 0 },
-    retryCount: 0,
-    fetchFn: nodeHttpFetch(),
-  })
+  const transport =
+    parameters.transport ??
+    http(anvil.rpcUrl, {
+      batch: { batchSize: 2_000, wait: 0 },
+      retryCount: 0,
+      fetchFn: nodeHttpFetch(),
+    })
   return {
     chainId: anvil.chainId,
     name,

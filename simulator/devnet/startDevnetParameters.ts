@@ -1,3 +1,4 @@
+import type { Transport } from 'viem'
 import type { AnvilLauncher } from './anvil'
 
 /** Parameters of {@link startDevnet}. */
@@ -44,6 +45,12 @@ export type StartDevnetParameters = {
    * that adopts the Anvils its bin started before the CLI loaded (anvil.ts earlyAnvilLauncher).
    */
   launchAnvil?: AnvilLauncher | undefined
+  /**
+   * The JSON-RPC transport of each chain's viem clients, given the Anvil's URL. Default: viem's
+   * `http` over node:http, batching the calls of one tick (chain.ts). The simulator passes a
+   * lighter one (startSimulator).
+   */
+  transport?: ((rpcUrl: string) => Transport) | undefined
   /**
    * Start each chain from the boot state baked at build time (bootStateFiles.js: our contracts
    * placed, accounts funded, deposits made; an Anvil `--load-state`) instead of placing and

@@ -1,5 +1,9 @@
-import { ContractFunctionRevertedError, HttpRequestError } from 'viem'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { ContractFunctionRevertedError, createPublicClient, HttpRequestError } from 'viem'
 import { describe, expect, it } from 'vitest'
+import { keepAliveTransport } from '../quoting/keepAliveTransport'
+import { isTransient } from './isTransient'
 import { retryTransient } from './retryTransient'
 
 const unreachable = () => new HttpRequestError({ url: 'http://127.0.0.1:1', details: 'fetch failed' })
@@ -44,5 +48,25 @@ describe('retryTransient', () => {
       }),
     ).rejects.toBeInstanceOf(HttpRequestError)
     expect(calls).toBe(2)
+  })
+})
+
+describe('isTransient', () => {
+  it("holds for the devnet transport's failures: a refused connection, no answer in time", async () => {
+    const refused = createPublicClient({ transport: keepAliveTransport('http://127.0.0.1:1') })
+    expect(isTransient(await refused.getBlockNumber().catch((e: unknown) => e))).toBe(true)
+    const silent = createServer(() => {})
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`
+      const late = createPublicClient({ transport: keepAliveTransport(url, { timeoutMs: 50 }) })
+      const error = await late.getBlockNumber().catch((e: unknown) => e)
+      expect(String(error)).toMatch(/did not answer within 50 ms/)
+      expect(isTransient(error)).toBe(true)
+    } finally {
+      silent.closeAllConnections()
+      silent.close()
+    }
+    expect(isTransient(reverted())).toBe(false)
   })
 })

@@ -82,7 +82,12 @@ export async function bootDevnet(parameters: StartDevnetParameters = {}): Promis
     throw failure.reason
   }
   const chainOf = (anvil: AnvilInstance) =>
-    createDevnetChain({ anvil, relayer: keys.relayer.account, forkUrl: forks[anvil.chainId] })
+    createDevnetChain({
+      anvil,
+      relayer: keys.relayer.account,
+      forkUrl: forks[anvil.chainId],
+      transport: parameters.transport?.(anvil.rpcUrl),
+    })
   const chains = anvils.map(chainOf)
 
   let boot: ChainBootReport[]
