@@ -5,6 +5,14 @@ import { resolveTargetToken } from './resolveTargetToken'
 import { planPayout } from './rules'
 import type { DepositChain, DepositContext } from './types'
 
+/**
+ * How often a payout's receipt is polled while it is not mined, ms (as the relayer's sender
+ * polls: devnet/chainSender.ts). Anvil mines on send, so the first look finds it; on a devnet
+ * with `--block-time` it comes within a block, not at viem's 4 s default for a chain without a
+ * block time.
+ */
+const RECEIPT_POLL_MS = 20
+
 type Target = NonNullable<DepositRecord['target']>
 
 /**
@@ -86,7 +94,7 @@ export async function findPayout(chain: DepositChain, record: DepositRecord) {
     // Refused (its nonce is taken): mined meanwhile, or never will be.
     if (!sent) return mined()
   } else if (!known) return undefined
-  return chain.publicClient.waitForTransactionReceipt({ hash })
+  return chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: RECEIPT_POLL_MS })
 }
 
 /** The relayer's transfer of `target` to the account: ether, or the token's `transfer`. */
@@ -126,7 +134,7 @@ async function sendPayout(
     store.update(record, { bridgeTransactionHash: hash })
     store.save()
   }
-  return chain.publicClient.waitForTransactionReceipt({ hash })
+  return chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: RECEIPT_POLL_MS })
 }
 
 /**
