@@ -179,7 +179,11 @@ test('a moved clock (clockMoved) sends a retry it made due at once; one not yet 
   const attempted = () => outbox.get('t', eventId)!.attempts.length
   await new Promise<void>((resolve) => {
     if (attempted() === 1) return resolve()
-    const off = outbox.onChange(() => attempted() === 1 && (off(), resolve()))
+    const off = outbox.onChange(() => {
+      if (attempted() !== 1) return
+      off()
+      resolve()
+    })
   })
   r.setAnswer({ status: 200 })
   // The outbox is asleep (its wake-up is POLL_MS, 1 s, away: the retry is far off).
