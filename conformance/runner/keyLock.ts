@@ -132,3 +132,24 @@ export async function holdTargetAlone(target: string): Promise<() => Promise<voi
     await sleep(POLL_MS)
   }
 }
+
+/**
+ * Turns a hold of {@link holdTargetAlone} into a share ({@link shareTarget}) at once, for the
+ * rest of a scenario that no longer needs the target alone: the share is entered before the
+ * hold is let go, so another run's scenario that must run alone still waits for that rest.
+ * Returns the share's release.
+ *
+ * @example
+ * const release = await shareAfterAlone(target, await holdTargetAlone(target))
+ */
+export async function shareAfterAlone(
+  target: string,
+  releaseAlone: () => Promise<void>,
+): Promise<() => Promise<void>> {
+  const shared = join(targetLockDir(target), 'shared')
+  await mkdir(shared, { recursive: true })
+  const entry = join(shared, `${process.pid}-${randomBytes(6).toString('hex')}`)
+  await writeFile(entry, '')
+  await releaseAlone()
+  return () => rm(entry, { force: true })
+}

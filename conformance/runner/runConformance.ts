@@ -2,17 +2,17 @@ import { type LoadedScenario, loadScenarios } from '../scenario/loadScenarios'
 import type { Version } from '../scenario/schema'
 import { applyBaseline, type Baseline, readBaseline } from './baseline'
 import { detectCapabilities } from './detectCapabilities'
-import { holdTargetAlone, lockApiKey, shareTarget } from './keyLock'
+import { holdTargetAlone, lockApiKey, shareAfterAlone, shareTarget } from './keyLock'
 import { applyLearned } from './learnProfile'
 import { loadProfile, type Profile } from './profile'
 import { runMetadata } from './runMetadata'
-import { runScenario } from './runScenario'
+import { type RunScenarioHooks, runScenario } from './runScenario'
 import type { ScenarioContext } from './scenarioContext'
 import { runScheduled, scenarioClaims, setsKeyState } from './schedule'
 import { type Shard, selectShard } from './shard'
 import { type LocalTarget, startLocalTarget } from './startLocalTarget'
 import { startLocalTargetProcess } from './startLocalTargetProcess'
-import type { RunResult, RunSummary, ScenarioResult } from './types'
+import type { RunResult, RunSummary, RunTiming, ScenarioResult } from './types'
 import { startWebhookReceiver } from './webhookReceiver'
 
 /** Parameters of {@link runConformance}. */
@@ -104,11 +104,16 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
   }
 
   const local = await starting
+  const since = () => Math.round(performance.now() - started)
+  const targetReadyMs = since()
   const target = parameters.target ?? local!.target
   const apiKey = parameters.apiKey ?? local!.apiKey
   const receiver = await startWebhookReceiver(webhookReceiverOptions(parameters))
   try {
     const caps = await detectCapabilities({ target, apiKey, chainsFile: parameters.chainsFile, profile })
+    const capabilitiesMs = since()
+    let firstScenarioMs: number | undefined
+    let aloneDoneMs: number | undefined
     if (parameters.webhookUrl || parameters.webhookHost) caps.webhooks = true
     const context: ScenarioContext = {
       target,
@@ -134,8 +139,10 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       // may list keys the target itself sends from (a solver's), so there each scenario keeps
       // the accounts it names.
       accounts: parameters.chainsFile ? 0 : caps.accounts.length,
-      run: async (index, key, accounts) => {
+      run: async (index, key, accounts, releaseAlone) => {
         const scenario = scenarios[index]!
+        const startMs = since()
+        firstScenarioMs ??= startMs
         if (firstFailure !== undefined) {
           results[index] = notRun(
             scenario,
@@ -146,22 +153,38 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
         }
         // Other runs may judge the same target at once (shards side by side): one that must run
         // alone holds it against theirs too. The runner's own simulator is this run's alone.
-        const release = !parameters.target
+        const alone = scenarioClaims(scenario).alone !== undefined
+        let release = !parameters.target
           ? undefined
-          : scenarioClaims(scenario).alone !== undefined
+          : alone
             ? await holdTargetAlone(target)
             : await shareTarget(target)
+        // Done with what makes it run alone: the rest of it may run beside other scenarios (of
+        // other runs too, which still wait for it to end before one that runs alone).
+        let released = false
+        const hooks: RunScenarioHooks = {
+          onAloneDone: alone
+            ? async () => {
+                if (release) release = await shareAfterAlone(target, release)
+                released = true
+                aloneDoneMs = since()
+                releaseAlone()
+              }
+            : undefined,
+        }
         try {
           const own = keys.find((k) => k.key === key)
           // Its account N is the funded account accounts[N] this time (one free of other scenarios).
           const on = accounts
             ? { ...context, caps: { ...caps, accounts: accounts.map((account) => caps.accounts[account]!) } }
             : context
-          const result = !setsKeyState(scenario)
-            ? await runScenario(scenario, on)
+          const ran = !setsKeyState(scenario)
+            ? await runScenario(scenario, on, hooks)
             : own?.label
-              ? { ...(await runScenario(scenario, { ...on, apiKey: own.key })), keyState: own.label }
-              : await runAloneOnKey(scenario, on)
+              ? { ...(await runScenario(scenario, { ...on, apiKey: own.key }, hooks)), keyState: own.label }
+              : await runAloneOnKey(scenario, on, hooks)
+          if (alone && !released) aloneDoneMs = since()
+          const result = { ...ran, startMs }
           results[index] = result
           if (parameters.failFast && result.status === 'failed') firstFailure ??= result.id
           parameters.onScenario?.(result, ++done, scenarios.length, index)
@@ -170,6 +193,13 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
         }
       },
     })
+    const timing: RunTiming = {
+      targetReadyMs,
+      capabilitiesMs,
+      firstScenarioMs: firstScenarioMs ?? since(),
+      aloneDoneMs,
+      lastScenarioMs: since(),
+    }
     const staleBaseline = baseline ? applyBaseline(results, baseline) : []
     return {
       target,
@@ -188,6 +218,7 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       scenarios: results,
       summary: summarize(results, staleBaseline, performance.now() - started, parameters.strict),
       staleBaseline,
+      timing,
     }
   } finally {
     await receiver.close()
@@ -283,10 +314,14 @@ function runKeys(
  * Runs a scenario that sets per-key state alone on the run's key: a lock other runs on this
  * machine respect (within the run, the schedule gives the key to one scenario at a time).
  */
-async function runAloneOnKey(scenario: LoadedScenario, context: ScenarioContext): Promise<ScenarioResult> {
+async function runAloneOnKey(
+  scenario: LoadedScenario,
+  context: ScenarioContext,
+  hooks: RunScenarioHooks,
+): Promise<ScenarioResult> {
   const release = await lockApiKey(context.target, context.apiKey)
   try {
-    return { ...(await runScenario(scenario, context)), keyState: "serialized on the run's key" }
+    return { ...(await runScenario(scenario, context, hooks)), keyState: "serialized on the run's key" }
   } finally {
     await release()
   }

@@ -5,11 +5,22 @@ import { NotApplicableError } from './notApplicableError'
 import { notApplicableReason } from './notApplicableReason'
 import { createCheckRecorder } from './recordCheck'
 import type { ScenarioContext } from './scenarioContext'
+import { aloneSteps } from './schedule'
 import { runStep } from './steps/stepHandlers'
 import type { StepRun } from './steps/stepRun'
 import type { CheckResult, ScenarioResult } from './types'
 import { initialVariables } from './variables'
 import { stepVersion } from './versionHeaders'
+
+/** Hooks of {@link runScenario}. */
+export type RunScenarioHooks = {
+  /**
+   * Called (and awaited) once before the first step after those that make the scenario run
+   * alone ({@link aloneSteps}), once no fault it enabled is left on: the rest of it may run
+   * beside other scenarios. Not called when it ends first.
+   */
+  onAloneDone?: (() => Promise<void> | void) | undefined
+}
 
 /**
  * Runs one scenario's steps in order and returns every check they made. A step whose checks
@@ -23,6 +34,7 @@ import { stepVersion } from './versionHeaders'
 export async function runScenario(
   scenario: LoadedScenario,
   context: ScenarioContext,
+  hooks: RunScenarioHooks = {},
 ): Promise<ScenarioResult> {
   const started = performance.now()
   const base = {
@@ -57,8 +69,13 @@ export async function runScenario(
   let stopReason: string | undefined
   let stopped = false
   const otherVersionSteps: number[] = []
+  let aloneUntil = hooks.onAloneDone ? aloneSteps(scenario) : undefined
   try {
     for (const [index, { step, cleanup }] of steps.entries()) {
+      if (aloneUntil !== undefined && index >= aloneUntil && shared.enabledFaults.size === 0) {
+        aloneUntil = undefined
+        await hooks.onAloneDone?.()
+      }
       if (stopped && !cleanup) continue
       const stepNumber = index + 1
       // `--version blanc` tests blanc only: a step that speaks the other version (its own, or

@@ -36,15 +36,9 @@ export function scenarioClaims(scenario: LoadedScenario): ScenarioClaims {
   let httpOnly = true
   for (const step of steps) {
     for (const match of JSON.stringify(step).matchAll(/\$\{accounts\.(\d+)\./g)) named.add(Number(match[1]))
-    if ('clock' in step) alone ??= 'it advances the clock'
-    else if ('fault' in step) alone ??= 'it injects faults'
-    else if ('http' in step) {
-      if (step.http.path.startsWith('/_devnet/') && step.http.method !== 'GET')
-        alone ??= `it changes the target's state (${step.http.method} ${step.http.path})`
-      if (step.http.oversizeBytes !== undefined)
-        alone ??= 'it sends an oversized body (the answer must come before the body is sent)'
-    } else if ('wait' in step || 'patch' in step) {
-      // Neither talks to the target.
+    alone ??= stepAloneReason(step)
+    if ('clock' in step || 'fault' in step || 'http' in step || 'wait' in step || 'patch' in step) {
+      // None signs as an account or sends from one.
     } else {
       httpOnly = false
       if ('sign' in step && typeof step.sign.account === 'number') acts.add(step.sign.account)
@@ -67,6 +61,39 @@ export function scenarioClaims(scenario: LoadedScenario): ScenarioClaims {
   }
 }
 
+/**
+ * Why a step makes its scenario run alone, or undefined: it advances the clock, injects faults,
+ * changes the control API's state (any `/_devnet/` request but a GET) or sends an oversized body.
+ */
+function stepAloneReason(step: Step): string | undefined {
+  if ('clock' in step) return 'it advances the clock'
+  if ('fault' in step) return 'it injects faults'
+  if (!('http' in step)) return undefined
+  if (step.http.path.startsWith('/_devnet/') && step.http.method !== 'GET')
+    return `it changes the target's state (${step.http.method} ${step.http.path})`
+  if (step.http.oversizeBytes !== undefined)
+    return 'it sends an oversized body (the answer must come before the body is sent)'
+  return undefined
+}
+
+/**
+ * The number of steps (steps, then cleanup) of a scenario that must run alone up to and
+ * including its last step that makes it so: once those are done (or skipped), what is left of
+ * it may run beside other scenarios ({@link runScheduled}'s release). Undefined when no step
+ * but the whole scenario makes it alone (it needs the `faults` capability), or it need not run
+ * alone: it is released only when it ends.
+ *
+ * @example
+ * aloneSteps(outboxFailed) // 4: the clock step is its 4th; the 600 ms wait after it runs beside others
+ */
+export function aloneSteps(scenario: LoadedScenario): number | undefined {
+  if (scenario.requires.capabilities.includes('faults')) return undefined
+  const steps: Step[] = [...scenario.steps, ...scenario.cleanup]
+  let count: number | undefined
+  for (const [index, step] of steps.entries()) if (stepAloneReason(step) !== undefined) count = index + 1
+  return count
+}
+
 /** Whether a scenario sets state that belongs to its API key (the deposit processor's configuration). */
 export function setsKeyState(scenario: LoadedScenario): boolean {
   return [...scenario.steps, ...scenario.cleanup].some(
@@ -76,12 +103,12 @@ export function setsKeyState(scenario: LoadedScenario): boolean {
 }
 
 /**
- * A rough cost of a scenario, to start the longest first: its waits, polls, webhooks and chain
- * steps (real waits on the target) weigh most.
+ * A rough cost of a scenario (of its steps from step `from`, 0-based), to start the longest
+ * first: its waits, polls, webhooks and chain steps (real waits on the target) weigh most.
  */
-export function estimatedCost(scenario: LoadedScenario): number {
+export function estimatedCost(scenario: LoadedScenario, from = 0): number {
   let cost = 0
-  for (const step of [...scenario.steps, ...scenario.cleanup]) {
+  for (const step of [...scenario.steps, ...scenario.cleanup].slice(from)) {
     if ('wait' in step) cost += step.wait
     else if ('http' in step) cost += step.poll ? 1000 : 10
     else if ('webhook' in step) cost += 500
@@ -107,13 +134,23 @@ export type RunScheduledParameters = {
   /**
    * Runs scenario `index`; `key` is the key it holds when it sets per-key state, `accounts` the
    * funded account (by index) each of its indexes stands for this time, when not the one it names.
+   * A scenario that runs alone calls `release` once its steps that make it so ({@link aloneSteps})
+   * are done: other scenarios may start beside the rest of it (it keeps its key and accounts, and
+   * no other scenario that runs alone starts before it ends). Others may ignore it.
    */
-  run: (index: number, key: string | undefined, accounts: readonly number[] | undefined) => Promise<void>
+  run: (
+    index: number,
+    key: string | undefined,
+    accounts: readonly number[] | undefined,
+    release: () => void,
+  ) => Promise<void>
 }
 
 /**
  * Runs scenarios side by side as their claims allow: first those that must run alone, one at a
- * time in pack order, then the others, longest first, up to `concurrency` at once, each
+ * time, the one with the longest rest after its last step that makes it alone last (the others
+ * start beside that rest once it is released), then the others, longest first, up to
+ * `concurrency` at once, each
  * per-key-state scenario on a key no other running scenario holds and each funded account
  * acted as by one scenario at a time (readers share it). Funded accounts are interchangeable
  * (the target funds each alike): a scenario that names account 0 while another acts as it
@@ -128,13 +165,22 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
   const funded = parameters.accounts ?? 0
   const claims = scenarios.map(scenarioClaims)
   const indexes = scenarios.map((_, index) => index)
-  const alone = indexes.filter((index) => claims[index]!.alone !== undefined)
-  const costs = scenarios.map(estimatedCost)
+  const costs = scenarios.map((scenario) => estimatedCost(scenario))
+  // The rest of each that may run beside others once released: the longest last, else pack order.
+  const tails = scenarios.map((scenario) => {
+    const until = aloneSteps(scenario)
+    return until === undefined ? 0 : estimatedCost(scenario, until)
+  })
+  const alone = indexes
+    .filter((index) => claims[index]!.alone !== undefined)
+    .sort((a, b) => tails[a]! - tails[b]! || a - b)
   const others = indexes
     .filter((index) => claims[index]!.alone === undefined)
     .sort((a, b) => costs[b]! - costs[a]! || a - b)
   const pending = [...alone, ...others]
   const running = new Set<number>()
+  /** Running scenarios that must run alone and still do what makes them so. */
+  const exclusive = new Set<number>()
   const freeKeys = [...keys]
   const heldKey = new Map<number, string>()
   /** The accounts each running scenario holds, as its claims say, mapped to the funded ones. */
@@ -146,7 +192,7 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
     if (claim.alone !== undefined) return running.size === 0 ? assignAccounts(claim, funded, []) : undefined
     if (running.size >= concurrency) return undefined
     if (claim.keyState && freeKeys.length === 0) return undefined
-    for (const other of running) if (claims[other]!.alone !== undefined) return undefined
+    if (exclusive.size > 0) return undefined
     return assignAccounts(claim, funded, [...heldAccounts.values()])
   }
 
@@ -165,11 +211,16 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
         }
         pending.splice(i--, 1)
         running.add(index)
+        if (claims[index]!.alone !== undefined) exclusive.add(index)
         heldAccounts.set(index, assignment.hold)
         const key = claims[index]!.keyState ? freeKeys.shift() : undefined
         if (key !== undefined) heldKey.set(index, key)
-        run(index, key, assignment.accounts).then(
+        const release = () => {
+          if (exclusive.delete(index)) dispatch()
+        }
+        run(index, key, assignment.accounts, release).then(
           () => {
+            exclusive.delete(index)
             running.delete(index)
             heldAccounts.delete(index)
             const held = heldKey.get(index)

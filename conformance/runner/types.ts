@@ -44,6 +44,8 @@ export type ScenarioResult = {
   reason?: string | undefined
   checks: CheckResult[]
   durationMs: number
+  /** When it started, ms after the run started (the run's timeline: {@link RunTiming}). */
+  startMs?: number | undefined
   /** For a scenario that sets per-key state: which key it used, or that it ran alone on the run's key. */
   keyState?: string | undefined
   /**
@@ -123,6 +125,20 @@ export type RunSummary = {
   durationMs: number
 }
 
+/**
+ * Where a run's time went, ms after it started: the target up (its own simulator started, or
+ * at once with --target), its capabilities detected, the first scenario started, the last
+ * scenario that must run alone done with what made it so (later scenarios may start beside
+ * its rest), and the last scenario finished.
+ */
+export type RunTiming = {
+  targetReadyMs: number
+  capabilitiesMs: number
+  firstScenarioMs: number
+  aloneDoneMs: number | undefined
+  lastScenarioMs: number
+}
+
 /** The whole run: what every reporter renders. */
 export type RunResult = {
   target: string
@@ -135,4 +151,6 @@ export type RunResult = {
   summary: RunSummary
   /** Baseline entries that named a check or scenario that now passes. */
   staleBaseline: string[]
+  /** Where the run's time went (absent in reports of older runs). */
+  timing?: RunTiming | undefined
 }
