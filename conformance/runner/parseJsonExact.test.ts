@@ -12,6 +12,16 @@ describe('parseJsonExact', () => {
     expect(parseJsonExact('-9007199254740993')).toBe('-9007199254740993')
   })
 
+  test('after white space, a comma or a bracket; long digit runs in strings or hex stay as they are', () => {
+    expect(parseJsonExact('{"a": 9007199254740993,"b":[1,\n\t-9007199254740993]}')).toEqual({
+      a: '9007199254740993',
+      b: [1, '-9007199254740993'],
+    })
+    expect(
+      parseJsonExact('{"h":"0x12345678901234567890","n":9007199254740991,"s":"a 12345678901234567"}'),
+    ).toEqual({ h: '0x12345678901234567890', n: 9007199254740991, s: 'a 12345678901234567' })
+  })
+
   test('invalid JSON still throws', () => {
     expect(() => parseJsonExact('{"a":')).toThrow()
   })

@@ -105,6 +105,10 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
 
   const local = await starting
   const since = () => Math.round(performance.now() - started)
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage()
+    return Math.round((user + system) / 1000)
+  }
   const targetReadyMs = since()
   const target = parameters.target ?? local!.target
   const apiKey = parameters.apiKey ?? local!.apiKey
@@ -113,6 +117,7 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
     const caps = await detectCapabilities({ target, apiKey, chainsFile: parameters.chainsFile, profile })
     const capabilitiesMs = since()
     let firstScenarioMs: number | undefined
+    let firstScenarioCpuMs: number | undefined
     let aloneDoneMs: number | undefined
     if (parameters.webhookUrl || parameters.webhookHost) caps.webhooks = true
     const context: ScenarioContext = {
@@ -143,6 +148,7 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
         const scenario = scenarios[index]!
         const startMs = since()
         firstScenarioMs ??= startMs
+        firstScenarioCpuMs ??= cpuMs()
         if (firstFailure !== undefined) {
           results[index] = notRun(
             scenario,
@@ -199,6 +205,7 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       firstScenarioMs: firstScenarioMs ?? since(),
       aloneDoneMs,
       lastScenarioMs: since(),
+      cpu: { firstScenarioMs: firstScenarioCpuMs ?? cpuMs(), lastScenarioMs: cpuMs() },
     }
     const staleBaseline = baseline ? applyBaseline(results, baseline) : []
     return {

@@ -137,6 +137,8 @@ export type RunTiming = {
   firstScenarioMs: number
   aloneDoneMs: number | undefined
   lastScenarioMs: number
+  /** The runner process's CPU time (user + system, ms, since it started; not its children's) when the first scenario started, and when the last ended. */
+  cpu: { firstScenarioMs: number; lastScenarioMs: number }
 }
 
 /** The whole run: what every reporter renders. */
