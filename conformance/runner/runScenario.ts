@@ -70,6 +70,7 @@ export async function runScenario(
   let stopped = false
   const otherVersionSteps: number[] = []
   let aloneUntil = hooks.onAloneDone ? aloneSteps(scenario) : undefined
+  const stepsMs = steps.map(() => 0)
   try {
     for (const [index, { step, cleanup }] of steps.entries()) {
       if (aloneUntil !== undefined && index >= aloneUntil && shared.enabledFaults.size === 0) {
@@ -86,7 +87,13 @@ export async function runScenario(
         continue
       }
       const before = checks.length
-      await attemptStep(step, { ...shared, check: createCheckRecorder(checks, scenario, stepNumber) })
+      const stepStarted = performance.now()
+      await attemptStep(step, {
+        ...shared,
+        check: createCheckRecorder(checks, scenario, stepNumber),
+      }).finally(() => {
+        stepsMs[index] = Math.round(performance.now() - stepStarted)
+      })
       // A failed `should …` check (the public service's way, beyond the spec) stops nothing.
       if (
         !cleanup &&
@@ -117,6 +124,7 @@ export async function runScenario(
     reason: stopReason,
     checks,
     durationMs: Math.round(performance.now() - started),
+    stepsMs,
     ...(notes.length > 0 && { notes }),
     ...(otherVersionSteps.length > 0 && {
       stepsNotRun: `step${otherVersionSteps.length === 1 ? '' : 's'} ${otherVersionSteps.join(', ')} not run: ${context.version === 'alps' ? 'blanc' : 'alps'}, and the run is --version ${context.version}`,

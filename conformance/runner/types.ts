@@ -46,6 +46,8 @@ export type ScenarioResult = {
   durationMs: number
   /** When it started, ms after the run started (the run's timeline: {@link RunTiming}). */
   startMs?: number | undefined
+  /** How long each step took, ms, in order (steps, then cleanup); a step not run took 0. */
+  stepsMs?: number[] | undefined
   /** For a scenario that sets per-key state: which key it used, or that it ran alone on the run's key. */
   keyState?: string | undefined
   /**
