@@ -142,6 +142,20 @@ export async function detectCapabilities(
       )
     }
 
+  // The manifest and the probes side by side: the probes need nothing of the manifest.
+  const probes = Promise.all([
+    call('GET', '/_devnet/faults'),
+    call('POST', '/intents/route', PROBE_ROUTE_REQUEST),
+    call('GET', '/intent-operation/1'),
+    call('POST', '/withdrawals', PROBE_WITHDRAWAL),
+    call('GET', '/deposit-processor/setup'),
+    learnFromTarget(
+      parameters.profile ?? SPEC_PROFILE,
+      ({ method, path, body, version }) => call(method, path, body, { version }),
+      PROBE_ROUTE_REQUEST,
+    ),
+  ])
+  probes.catch(() => {}) // awaited below, after the manifest (whose failure is said first)
   const manifestResponse = await call('GET', '/_devnet/manifest')
   const manifest = DevnetManifest.safeParse(manifestResponse.json)
   if (manifestResponse.status === 200 && manifest.success) {
@@ -173,18 +187,7 @@ export async function detectCapabilities(
   caps.canonicalDefaults = applyCanonicalDefaults(caps)
 
   // A route the target has not built yet answers 501 NOT_IMPLEMENTED.
-  const [faults, quotes, settlement, withdrawals, deposits, learned] = await Promise.all([
-    call('GET', '/_devnet/faults'),
-    call('POST', '/intents/route', PROBE_ROUTE_REQUEST),
-    call('GET', '/intent-operation/1'),
-    call('POST', '/withdrawals', PROBE_WITHDRAWAL),
-    call('GET', '/deposit-processor/setup'),
-    learnFromTarget(
-      parameters.profile ?? SPEC_PROFILE,
-      ({ method, path, body, version }) => call(method, path, body, { version }),
-      PROBE_ROUTE_REQUEST,
-    ),
-  ])
+  const [faults, quotes, settlement, withdrawals, deposits, learned] = await probes
   caps.learned = learned
   caps.faults = faults.status === 200
   caps.implemented = {
