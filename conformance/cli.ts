@@ -130,9 +130,12 @@ export function register(program: Command): void {
         scenariosDir: options.scenarios,
         failFast: options.failFast === true,
         onScenario: progress ? inPackOrder((line) => console.log(line)) : undefined,
+        // Written while the simulator stops.
+        whileStopping: async (result) => {
+          const written = await writeReports(result, reporters, options.out)
+          for (const path of written) console.error(`wrote ${path}`)
+        },
       })
-      const written = await writeReports(run, reporters, options.out)
-      for (const path of written) console.error(`wrote ${path}`)
       if (options.writeBaseline) await writeBaseline(options.writeBaseline, run.scenarios)
       process.exitCode = run.summary.unexpected > 0 ? 1 : 0
     })

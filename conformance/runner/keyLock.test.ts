@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, test } from 'vitest'
-import { holdTargetAlone, shareTarget } from './keyLock'
+import { holdTargetAlone, shareAfterAlone, shareTarget } from './keyLock'
 
 describe('the target lock of runs side by side', () => {
   test('scenarios share a target; one that runs alone waits for them, and they wait for it', async () => {
@@ -30,5 +30,22 @@ describe('the target lock of runs side by side', () => {
     await releaseAlone()
     await (await later)()
     expect(events).toEqual(['alone', 'shared'])
+  })
+
+  test('a hold that becomes a share: scenarios that share start at once, one that runs alone waits for its end', async () => {
+    const target = `http://127.0.0.1:1/${randomBytes(6).toString('hex')}`
+    const events: string[] = []
+    const rest = await shareAfterAlone(target, await holdTargetAlone(target))
+    const beside = await shareTarget(target)
+    const next = holdTargetAlone(target).then((release) => {
+      events.push('next alone')
+      return release
+    })
+    await beside()
+    await sleep(150)
+    expect(events).toEqual([])
+    await rest()
+    await (await next)()
+    expect(events).toEqual(['next alone'])
   })
 })

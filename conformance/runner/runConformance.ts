@@ -64,6 +64,11 @@ export type RunConformanceParameters = {
   concurrency?: number | undefined
   /** `--fail-fast`: after the first failed scenario no other starts (those are reported not run). */
   failFast?: boolean | undefined
+  /**
+   * Called with the result as soon as it is known, while the run's own simulator stops (e.g.
+   * writing the reports): runConformance returns once both are done, and throws what it throws.
+   */
+  whileStopping?: ((run: RunResult) => Promise<void>) | undefined
   /** Called after each scenario, for progress output; `index` is its place in pack order. */
   onScenario?: ((result: ScenarioResult, done: number, total: number, index: number) => void) | undefined
 }
@@ -113,6 +118,7 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
   const target = parameters.target ?? local!.target
   const apiKey = parameters.apiKey ?? local!.apiKey
   const receiver = await startWebhookReceiver(webhookReceiverOptions(parameters))
+  let result: RunResult | undefined
   try {
     const caps = await detectCapabilities({ target, apiKey, chainsFile: parameters.chainsFile, profile })
     const capabilitiesMs = since()
@@ -208,7 +214,7 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       cpu: { firstScenarioMs: firstScenarioCpuMs ?? cpuMs(), lastScenarioMs: cpuMs() },
     }
     const staleBaseline = baseline ? applyBaseline(results, baseline) : []
-    return {
+    result = {
       target,
       startedAt,
       metadata: runMetadata({
@@ -227,9 +233,16 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       staleBaseline,
       timing,
     }
+    return result
   } finally {
-    await receiver.close()
-    await local?.stop()
+    // The simulator stops (another process) while the caller renders the result.
+    const done = await Promise.allSettled([
+      receiver.close(),
+      local?.stop(),
+      result && parameters.whileStopping?.(result),
+    ])
+    const failed = done.find((settled) => settled.status === 'rejected')
+    if (failed) throw failed.reason
   }
 }
 
