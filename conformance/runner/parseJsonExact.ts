@@ -21,9 +21,9 @@ export function parseJsonExact(text: string): unknown {
       let from = i + 1
       for (;;) {
         const quote = text.indexOf('"', from)
-        const escape = text.indexOf('\\', from)
-        if (escape !== -1 && (quote === -1 || escape < quote)) {
-          from = escape + 2
+        const backslash = text.indexOf('\\', from)
+        if (backslash !== -1 && (quote === -1 || backslash < quote)) {
+          from = backslash + 2
           continue
         }
         i = quote === -1 ? text.length : quote

@@ -118,7 +118,7 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
   const target = parameters.target ?? local!.target
   const apiKey = parameters.apiKey ?? local!.apiKey
   const receiver = await startWebhookReceiver(webhookReceiverOptions(parameters))
-  let result: RunResult | undefined
+  let result: RunResult
   try {
     const caps = await detectCapabilities({ target, apiKey, chainsFile: parameters.chainsFile, profile })
     const capabilitiesMs = since()
@@ -233,17 +233,15 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       staleBaseline,
       timing,
     }
-    return result
-  } finally {
-    // The simulator stops (another process) while the caller renders the result.
-    const done = await Promise.allSettled([
-      receiver.close(),
-      local?.stop(),
-      result && parameters.whileStopping?.(result),
-    ])
-    const failed = done.find((settled) => settled.status === 'rejected')
-    if (failed) throw failed.reason
+  } catch (error) {
+    await Promise.allSettled([receiver.close(), local?.stop()])
+    throw error
   }
+  // The simulator stops (another process) while the caller renders the result.
+  const done = await Promise.allSettled([receiver.close(), local?.stop(), parameters.whileStopping?.(result)])
+  const failed = done.find((settled) => settled.status === 'rejected')
+  if (failed) throw failed.reason
+  return result
 }
 
 /** The result of a scenario the run did not start. */
