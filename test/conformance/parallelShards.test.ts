@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runConformance } from '../../conformance/runner/runConformance'
-import { type LocalTarget, startLocalTarget } from '../../conformance/runner/startLocalTarget'
+import {
+  LOCAL_TARGET_EXTRA_KEYS,
+  type LocalTarget,
+  startLocalTarget,
+} from '../../conformance/runner/startLocalTarget'
 import { loadScenarios } from '../../conformance/scenario/loadScenarios'
 
 let local: LocalTarget
@@ -56,9 +60,12 @@ describe('a run that starts its own simulator', () => {
     const run = await runConformance({ scenarios, timeoutSeconds: 30 })
     expect(run.scenarios.map((s) => [s.id, s.status])).toEqual(scenarios.map((s) => [s.id, 'passed']))
     const states = new Set(run.scenarios.flatMap((s) => (s.keyState ? [s.keyState] : [])))
-    expect([...states].every((state) => /^own key \d of 5 \(the runner's simulator\)$/.test(state))).toBe(
-      true,
-    )
+    const keys = LOCAL_TARGET_EXTRA_KEYS + 1
+    expect(
+      [...states].every((state) =>
+        new RegExp(`^own key \\d of ${keys} \\(the runner's simulator\\)$`).test(state),
+      ),
+    ).toBe(true)
     expect(states.size).toBeGreaterThan(1)
   }, 240_000)
 })
