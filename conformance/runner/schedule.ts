@@ -149,15 +149,16 @@ export type RunScheduledParameters = {
 /**
  * Runs scenarios side by side as their claims allow: first those that must run alone, one at a
  * time, the one with the longest rest after its last step that makes it alone last (the others
- * start beside that rest once it is released), then the others, longest first, up to
- * `concurrency` at once, each
- * per-key-state scenario on a key no other running scenario holds and each funded account
- * acted as by one scenario at a time (readers share it). Funded accounts are interchangeable
+ * start beside that rest once it is released); then the others, longest first, up to
+ * `concurrency` at once, each per-key-state scenario on a key no other running scenario holds
+ * and each funded account acted as by one scenario at a time (readers share it). A released
+ * scenario keeps its key and accounts, and the next one that must run alone waits for its end
+ * (a clock step would move under its rest). Funded accounts are interchangeable
  * (the target funds each alike): a scenario that names account 0 while another acts as it
  * takes another free one instead of waiting ({@link assignAccounts}).
  *
  * @example
- * await runScheduled({ scenarios, concurrency: 8, keys: [apiKey], accounts: 10, run: (index, key, accounts) => … })
+ * await runScheduled({ scenarios, concurrency: 8, keys: [apiKey], accounts: 10, run: (index, key, accounts, release) => … })
  */
 export async function runScheduled(parameters: RunScheduledParameters): Promise<void> {
   const { scenarios, keys, run } = parameters
