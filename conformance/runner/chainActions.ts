@@ -2,7 +2,7 @@ import { type Abi, type Address, createWalletClient, erc20Abi, type Hex, isAddre
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { addresses } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
-import { smartAccountOf } from '../../lib/smartAccount'
+import { eip7702AccountOf, smartAccountOf } from '../../lib/smartAccount'
 import type { ChainStep } from '../scenario/schema'
 import { ChainActionError, clientsFor, rpcUrlOf, signerAccount } from './chainClients'
 import { namedContract } from './namedContract'
@@ -88,11 +88,20 @@ export async function runChainAction(
     return { balance }
   }
   if (step.action === 'smartAccount') {
-    const owner = signerAccount(caps, step.owner).address
+    const signer = signerAccount(caps, step.owner)
+    const owner = signer.address
     const named = (name: string, fallback: Address) => {
       const found = namedContract(caps, name, chainId)
       return found ? address(found, name) : fallback
     }
+    if (step.eip7702)
+      return {
+        value: await eip7702AccountOf(signer, await publicClient.getTransactionCount({ address: owner }), {
+          implementation: named('nexusImplementation', addresses.nexusImplementation),
+          bootstrap: named('nexusBootstrap', addresses.nexusBootstrap),
+          intentExecutor: named('intentExecutor', addresses.intentExecutor),
+        }),
+      }
     const account = await smartAccountOf(publicClient, owner, {
       factory: named('nexusFactory', addresses.nexusFactory),
       bootstrap: named('nexusBootstrap', addresses.nexusBootstrap),

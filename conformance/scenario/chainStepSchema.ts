@@ -94,6 +94,12 @@ export const ChainStep = z.strictObject({
       chainId: ChainRef,
       /** The owner: a funded account of the manifest by index, or a `0x` private key / `${var}`. */
       owner: Signer,
+      /**
+       * The SDK's EIP-7702 mode: the owner's EOA is the account; `${captureAs}` also gets
+       * `signedAuthorizations` (its delegation to the Nexus implementation, chain id 0), and
+       * `setupOps` is its `initializeAccount` call on itself.
+       */
+      eip7702: z.boolean().optional(),
       captureAs: z.string().regex(/^[A-Za-z_][\w]*$/),
     }),
     z.strictObject({
