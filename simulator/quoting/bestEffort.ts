@@ -8,6 +8,7 @@ import type {
   FundingMethod,
   FundingPlan,
   FundingSource,
+  NeedFor,
   PlanRequest,
 } from './types'
 
@@ -40,6 +41,37 @@ export function bestEffort(parameters: BestEffortParameters): BestEffort {
     if (mb !== ma) return mb < ma ? b : a
     return total(b.rows, availableOf) > total(a.rows, availableOf) ? b : a
   })
+}
+
+/** Parameters of {@link settleEffort}: the needs come from the chains the effort takes. */
+export type SettleEffortParameters = Omit<BestEffortParameters, 'needs'> & {
+  needFor: NeedFor
+  /** The chain whose fees count when the account can give nothing from anywhere. */
+  destinationChainId: number
+}
+
+/**
+ * The best effort with its needs (amount + fees) counted for the chains it takes, as a plan
+ * that works counts them, not for every chain the account holds something on: gas on a chain
+ * it takes nothing from is no part of what it needs (an account covering one request from one
+ * chain is not reported short of it by the gas of the others). Starting from every chain, each
+ * round counts the needs for the last effort's chains and lock ids, until they stay the same
+ * (12 rounds at most, as planFunding settles a plan). An account that can give nothing is
+ * counted as funding from the destination chain alone.
+ */
+export function settleEffort(parameters: SettleEffortParameters): BestEffort {
+  const { needFor, destinationChainId } = parameters
+  const needsOf = (effort: BestEffort) =>
+    effort.plan.chainIds.length ? needFor(effort.plan.chainIds, effort.plan) : needFor([destinationChainId])
+  let needs = needFor(parameters.holdings.map((h) => h.chainId))
+  let effort = bestEffort({ ...parameters, needs })
+  for (let round = 0; round < 12; round++) {
+    const next = needsOf(effort)
+    if (next.length === needs.length && next.every((need, i) => need === needs[i])) break
+    needs = next
+    effort = bestEffort({ ...parameters, needs })
+  }
+  return effort
 }
 
 const total = (rows: readonly EffortRow[], pick: (row: EffortRow) => bigint) =>

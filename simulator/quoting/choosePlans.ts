@@ -49,7 +49,7 @@ export function choosePlans(parameters: ChoosePlansParameters): {
   let plans = planAll(routes === 'every')
   if (routes === 'best' && !plans.length) plans = planAll(true)
   if (plans.length) return { plans: routes === 'every' ? plans : [pickBest(plans)] }
-  const missing = shortfall({ holdings, requests, access, needFor, swap })
+  const missing = shortfall({ holdings, requests, access, needFor, swap, destinationChainId })
   if (routes === 'every') return { plans: [], missing }
   return { plans: [partialPlan({ holdings, requests, destinationChainId, access, needFor, swap })], missing }
 }

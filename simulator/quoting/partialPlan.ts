@@ -1,4 +1,4 @@
-import { bestEffort } from './bestEffort'
+import { settleEffort } from './bestEffort'
 import { NO_SWAPS, type SwapSettings } from './swaps'
 import type { AccessList, ChainHoldings, FundingPlan, NeedFor, PlanRequest } from './types'
 
@@ -20,12 +20,12 @@ export type PartialPlanParameters = {
  */
 export function partialPlan(parameters: PartialPlanParameters): FundingPlan {
   const { holdings, requests, destinationChainId, access, needFor } = parameters
-  const needs = needFor(holdings.map((h) => h.chainId))
-  const { method, plan } = bestEffort({
+  const { method, plan } = settleEffort({
     holdings,
     requests,
     access,
-    needs,
+    needFor,
+    destinationChainId,
     swap: parameters.swap ?? NO_SWAPS,
   })
   if (plan.chainIds.length > 0) return plan
