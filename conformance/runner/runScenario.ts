@@ -69,6 +69,10 @@ export async function runScenario(
   let stopReason: string | undefined
   let stopped = false
   const otherVersionSteps: number[] = []
+  /** Variables that only steps not run (the other version's) would have captured. */
+  const missingCaptures = new Set<string>()
+  /** Steps not run because they name one of those. */
+  const dependentSteps: number[] = []
   let aloneUntil = hooks.onAloneDone ? aloneSteps(scenario) : undefined
   const stepsMs = steps.map(() => 0)
   try {
@@ -82,10 +86,16 @@ export async function runScenario(
       // `--version blanc` tests blanc only: a step that speaks the other version (its own, or
       // the one its expectation names: stepVersion) is not run.
       const speaks = 'http' in step ? stepVersion(step, scenario, context.version) : undefined
-      if (context.version && (speaks === 'alps' || speaks === 'blanc') && speaks !== context.version) {
-        otherVersionSteps.push(stepNumber)
+      // So is a step that names a value only such a step captures (an alps intentOp to sign):
+      // it cannot be written without it, and what it captures is missing in turn.
+      const otherVersion =
+        context.version && (speaks === 'alps' || speaks === 'blanc') && speaks !== context.version
+      if (otherVersion || namesAny(step, missingCaptures)) {
+        ;(otherVersion ? otherVersionSteps : dependentSteps).push(stepNumber)
+        for (const name of capturedBy(step)) missingCaptures.add(name)
         continue
       }
+      for (const name of capturedBy(step)) missingCaptures.delete(name)
       const before = checks.length
       const stepStarted = performance.now()
       await attemptStep(step, {
@@ -127,7 +137,7 @@ export async function runScenario(
     stepsMs,
     ...(notes.length > 0 && { notes }),
     ...(otherVersionSteps.length > 0 && {
-      stepsNotRun: `step${otherVersionSteps.length === 1 ? '' : 's'} ${otherVersionSteps.join(', ')} not run: ${context.version === 'alps' ? 'blanc' : 'alps'}, and the run is --version ${context.version}`,
+      stepsNotRun: `step${otherVersionSteps.length === 1 ? '' : 's'} ${otherVersionSteps.join(', ')} not run: ${context.version === 'alps' ? 'blanc' : 'alps'}, and the run is --version ${context.version}${dependentSteps.length > 0 ? `; step${dependentSteps.length === 1 ? '' : 's'} ${dependentSteps.join(', ')} neither: ${dependentSteps.length === 1 ? 'it needs' : 'they need'} what those capture` : ''}`,
     }),
   }
 }
@@ -154,4 +164,20 @@ async function attemptStep(step: Step, run: StepRun): Promise<void> {
 /** "1 step not run", "3 steps not run". */
 function notRunSteps(count: number): string {
   return `${count} step${count === 1 ? '' : 's'} not run`
+}
+
+/** The variables a step captures: its `capture` names and its `captureAs`. */
+export function capturedBy(step: Step): string[] {
+  const names: string[] = []
+  if ('capture' in step && step.capture) names.push(...Object.keys(step.capture))
+  if ('captureAs' in step && typeof step.captureAs === 'string') names.push(step.captureAs)
+  return names
+}
+
+/** Whether a step names one of `names` (`${name}`, or a path into it: `${name.field}`). */
+export function namesAny(step: Step, names: ReadonlySet<string>): boolean {
+  if (names.size === 0) return false
+  for (const match of JSON.stringify(step).matchAll(/\$\{([\w-]+)[\w.-]*\}/g))
+    if (names.has(match[1] as string)) return true
+  return false
 }

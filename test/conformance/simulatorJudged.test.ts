@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runConformance } from '../../conformance/runner/runConformance'
 import { type LocalTarget, startLocalTarget } from '../../conformance/runner/startLocalTarget'
 import { loadScenarios } from '../../conformance/scenario/loadScenarios'
+import { DEFAULT_CHAIN_IDS } from '../../simulator/devnet/startDevnet'
 
 // The simulator judged as a vendor would run the suite: through the public profile (it serves the
 // spec's paths and the public service's, POST /quotes, POST /intents, GET /intents/{id}, for blanc,
@@ -53,4 +54,30 @@ describe('the simulator through --profile public', () => {
         )
       expect(run.metadata.versions).toEqual([version])
     })
+})
+
+// The packs' own local target runs two chains (LOCAL_TARGET_CHAIN_IDS) for speed; a user judges
+// `intent-devnet up` at its defaults, four chains with Ethereum's gas among them. A quote that
+// charged gas of chains it takes nothing from passed on two chains and failed on four.
+describe('the simulator on the default chains (what intent-devnet up runs)', () => {
+  let four: LocalTarget
+  beforeAll(async () => {
+    four = await startLocalTarget({ chainIds: DEFAULT_CHAIN_IDS })
+  }, 120_000)
+  afterAll(() => four?.stop())
+
+  test('every scenario of every pack passes, SHOULD checks included', async () => {
+    const run = await runConformance({
+      target: four.target,
+      apiKey: four.apiKey,
+      apiKeys: four.apiKeys,
+      strict: true,
+      scenarios: await loadScenarios(),
+    })
+    const failed = run.scenarios.flatMap((s) =>
+      s.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.message}`),
+    )
+    expect(failed).toEqual([])
+    expect(run.scenarios.filter((s) => s.status !== 'passed').map((s) => s.id)).toEqual([])
+  }, 120_000)
 })
