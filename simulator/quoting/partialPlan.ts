@@ -19,15 +19,8 @@ export type PartialPlanParameters = {
  * destination chain, so the intent keeps its shape.
  */
 export function partialPlan(parameters: PartialPlanParameters): FundingPlan {
-  const { holdings, requests, destinationChainId, access, needFor } = parameters
-  const { method, plan } = settleEffort({
-    holdings,
-    requests,
-    access,
-    needFor,
-    destinationChainId,
-    swap: parameters.swap ?? NO_SWAPS,
-  })
+  const { holdings, requests, destinationChainId } = parameters
+  const { method, plan } = settleEffort({ ...parameters, swap: parameters.swap ?? NO_SWAPS })
   if (plan.chainIds.length > 0) return plan
   const dest = holdings.find((h) => h.chainId === destinationChainId)
   const first = requests[0]

@@ -20,15 +20,8 @@ export type ShortfallParameters = {
  * chains it would take from, plus the swap fee on what must be swapped).
  */
 export function shortfall(parameters: ShortfallParameters): Shortfall[] {
-  const { holdings, requests, access, needFor, destinationChainId } = parameters
-  const { rows } = settleEffort({
-    holdings,
-    requests,
-    access,
-    needFor,
-    destinationChainId,
-    swap: parameters.swap ?? NO_SWAPS,
-  })
+  const { requests } = parameters
+  const { rows } = settleEffort({ ...parameters, swap: parameters.swap ?? NO_SWAPS })
   return requests.map((request, r) => {
     const { required, available } = rows[r] as EffortRow
     return {
