@@ -95,6 +95,23 @@ describe('nativeSigningAccount', () => {
     }
   })
 
+  it("signs EIP-7702 authorizations to the very object viem's account signs, for many keys", async () => {
+    for (let i = 0; i < 20; i++) {
+      const key = generatePrivateKey()
+      const native = nativeSigningAccount(key)
+      const viem = privateKeyToAccount(key)
+      const contractAddress = privateKeyToAccount(generatePrivateKey()).address
+      for (const request of [
+        { contractAddress, chainId: 0, nonce: i },
+        { address: contractAddress, chainId: 8453, nonce: 0 },
+      ]) {
+        const signed = await native.signAuthorization!(request)
+        expect(signed).toEqual(await viem.signAuthorization(request))
+        expect(signed.yParity === 0 || signed.yParity === 1).toBe(true)
+      }
+    }
+  })
+
   it("recovers the signer as viem's recoverAddress does: valid, damaged and odd signatures alike", async () => {
     const outcome = (promise: Promise<string>) =>
       promise.then(
