@@ -190,6 +190,9 @@ export function checkResponse(
   status: number,
   version: VersionName,
   body: unknown,
+  /** How the body is validated (a caller that validates one body several times may remember results). */
+  safeParse: (schema: z.ZodType, body: unknown) => ReturnType<z.ZodType['safeParse']> = (schema, value) =>
+    schema.safeParse(value),
 ): ResponseDiagnostic[] {
   const full = toApiVersion(version)
   if (status < 400 && route.stream) return []
@@ -205,7 +208,7 @@ export function checkResponse(
     ]
   const schema = responseSchemaOf(route, status, full)
   if (!schema) return []
-  const result = schema.safeParse(body)
+  const result = safeParse(schema, body)
   if (result.success) return []
   return result.error.issues.map((issue) => ({
     path: issue.path.length

@@ -2,6 +2,7 @@ import { type SpecSchemaName, specSchemas } from '../../spec'
 import type { HttpExpect } from '../scenario/schema'
 import { applyMatcher, MISSING_ROUTE_STATUSES, matchAt, matchStatus, namesStatus, readPath } from './matchers'
 import { errorReasons } from './reasons'
+import { safeParseOnce } from './safeParseOnce'
 import type { HttpResponse } from './sendRequest'
 
 /** One check an expectation made on a response. */
@@ -140,7 +141,7 @@ function evaluateReason(matcher: NonNullable<Expectation['reason']>, response: H
 /** The check that a body is the version's error envelope, with a trace id equal to `x-trace-id`. */
 function evaluateEnvelope(version: 'alps' | 'blanc', response: HttpResponse): Evaluation {
   const schemaName = version === 'alps' ? 'AlpsErrorEnvelope' : 'BlancErrorEnvelope'
-  const parsed = specSchemas[schemaName].schema.safeParse(response.json)
+  const parsed = safeParseOnce(specSchemas[schemaName].schema, response.json)
   const traceHeader = response.headers['x-trace-id']
   const traceId = readPath(response.json, '/traceId').value
   const problems = parsed.success
@@ -164,7 +165,7 @@ function evaluateEnvelope(version: 'alps' | 'blanc', response: HttpResponse): Ev
 function evaluateSchema(name: string, response: HttpResponse): Evaluation {
   if (!isSpecSchemaName(name))
     return { name: `schema ${name}`, ok: false, message: `no spec schema named ${name}` }
-  const parsed = specSchemas[name].schema.safeParse(response.json)
+  const parsed = safeParseOnce(specSchemas[name].schema, response.json)
   return {
     name: `schema ${name}`,
     ok: parsed.success,

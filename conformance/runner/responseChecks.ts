@@ -2,6 +2,7 @@ import { API_VERSIONS, type ApiVersion } from '../../spec/common'
 import { ROUTES } from '../../spec/routes'
 import { checkResponse, findRoute, type RouteDefinition } from '../../spec/routeTable'
 import type { CheckDetails } from './recordCheck'
+import { safeParseOnce } from './safeParseOnce'
 
 /** One automatic check of an answer: its name, outcome and what it saw, graded by the spec's words. */
 export type ResponseCheck = {
@@ -66,7 +67,7 @@ export function responseChecks(parameters: ResponseChecksParameters): ResponseCh
   const served = versions.filter((version) => status >= 400 || route.versions.includes(version))
   // A success in a version the route does not serve is the route's own business (scenarios check it).
   if (served.length === 0) return checks
-  const problems = served.map((version) => checkResponse(route, status, version, json))
+  const problems = served.map((version) => checkResponse(route, status, version, json, safeParseOnce))
   const best = problems.reduce((a, b) => (b.length < a.length ? b : a))
   const ok = best.length === 0
   const which =
