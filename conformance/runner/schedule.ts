@@ -27,6 +27,19 @@ export type ScenarioClaims = {
  * claims nothing: the runner sends one transaction per account at a time (chainActions).
  */
 export function scenarioClaims(scenario: LoadedScenario): ScenarioClaims {
+  // Asked for by the schedule, the run and the not-applicable check: derived once per scenario.
+  let claims = claimsOf.get(scenario)
+  if (!claims) {
+    claims = deriveClaims(scenario)
+    claimsOf.set(scenario, claims)
+  }
+  return claims
+}
+
+/** {@link scenarioClaims} by scenario (a loaded scenario is never changed). */
+const claimsOf = new WeakMap<LoadedScenario, ScenarioClaims>()
+
+function deriveClaims(scenario: LoadedScenario): ScenarioClaims {
   const steps: Step[] = [...scenario.steps, ...scenario.cleanup]
   let alone: string | undefined
   if (scenario.requires.capabilities.includes('faults')) alone = 'it injects faults'
