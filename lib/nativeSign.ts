@@ -3,7 +3,6 @@ import {
   type Address,
   type Hex,
   hashMessage,
-  hashTypedData,
   keccak256,
   recoverAddress,
   type SerializeTransactionFn,
@@ -12,13 +11,15 @@ import {
 } from 'viem'
 import { type PrivateKeyAccount, publicKeyToAddress, toAccount } from 'viem/accounts'
 import { hashAuthorization } from 'viem/utils'
+import { type AnyTypedDataDefinition, hashTypedData } from './hashTypedData'
 
 /**
  * A viem {@link PrivateKeyAccount} that signs with libsecp256k1 (the `secp256k1` package's
  * native binding, prebuilt for linux-x64) instead of viem's pure-JS noble-curves: digests
- * (`sign`), messages, typed data and transactions, each hashed by viem exactly as viem's own
- * account hashes it (hashMessage, hashTypedData, the serializer and keccak256), only the
- * signature of the digest is native.
+ * (`sign`), messages, typed data and transactions, each hashed exactly as viem's own account
+ * hashes it (hashMessage, the serializer and keccak256; typed data by lib/hashTypedData.ts, to
+ * viem's very digest with the type hashes computed once), only the signature of the digest is
+ * native.
  *
  * Both sign with RFC 6979 deterministic nonces and low-s, so every signature is the very one
  * viem makes (nativeSign.test.ts checks byte equality): a faster path to the same result, ~10×
@@ -50,8 +51,7 @@ export function nativeSigningAccount(privateKey: Hex): PrivateKeyAccount {
       const signature = signatureOf(keccak256(await serialize(signable)), key)
       return (await serialize(transaction, signature)) as Hex
     },
-    signTypedData: async (typedData) =>
-      signHash(hashTypedData(typedData as Parameters<typeof hashTypedData>[0]), key),
+    signTypedData: async (typedData) => signHash(hashTypedData(typedData as AnyTypedDataDefinition), key),
   })
   return { ...account, publicKey, source: 'privateKey' } as PrivateKeyAccount
 }

@@ -2,6 +2,7 @@ import { type Address, type Hex, hashStruct, hashTypedData, recoverAddress } fro
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import { tokensByChain } from '../../contracts/addresses'
+import { createStructHasher, createTypedDataHasher, encodeType } from '../../lib/eip712'
 import { toLockId } from '../../lib/lockTag'
 import type { IntentOp } from '../../spec/index'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
@@ -13,7 +14,6 @@ import {
   signServerSignature,
   verifyServerSignature,
 } from '../signing/serverSignature'
-import { createStructHasher, createTypedDataHasher, encodeType } from './eip712'
 import {
   compactTypedData,
   hashMandate,

@@ -1,5 +1,6 @@
 import { type Address, getAddress, type Hex, keccak256, numberToHex, slice } from 'viem'
 import { addresses } from '../../contracts/addresses'
+import { createStructHasher, deepFreeze } from '../../lib/eip712'
 import {
   EIP712_DOMAIN_TYPES,
   EIP712_DOMAIN_TYPES_NO_VERSION,
@@ -12,7 +13,6 @@ import {
   SINGLE_CHAIN_OPS_TYPES,
   type TypedData,
 } from '../../spec/index'
-import { createStructHasher, deepFreeze } from './eip712'
 
 /** EIP-712 typed data in its JSON form (integers as decimal strings): viem's `signTypedData` and `hashTypedData` accept it as is. */
 export type TypedDataJson = TypedData

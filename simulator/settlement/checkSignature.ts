@@ -1,14 +1,7 @@
-import {
-  type Address,
-  decodeFunctionResult,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  hashTypedData,
-  parseAbi,
-} from 'viem'
+import { type Address, decodeFunctionResult, encodeFunctionData, getAddress, type Hex, parseAbi } from 'viem'
 import { addresses } from '../../contracts/addresses'
 import { Multicall3 } from '../../contracts/generated/artifacts'
+import { hashTypedData } from '../../lib/hashTypedData'
 import { recoverSigner } from '../../lib/nativeSign'
 import type { TypedDataJson } from '../eip712/typedData'
 import type { SignedIntent } from '../intents/types'

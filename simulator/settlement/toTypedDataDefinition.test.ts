@@ -1,8 +1,8 @@
 import { hashTypedData } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { addresses } from '../../contracts/addresses'
+import { createTypedDataHasher } from '../../lib/eip712'
 import { PERMIT_BATCH_WITNESS_TYPES } from '../../spec'
-import { createTypedDataHasher } from '../eip712/eip712'
 import { permit2TypedData } from '../eip712/typedData'
 import { toTypedDataDefinition } from './toTypedDataDefinition'
 

@@ -1,10 +1,10 @@
 import type { Address, Hex } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
+import { createTypedDataHasher } from '../../lib/eip712'
+import { keccak256Bytes } from '../../lib/keccak'
 import { recoverSigner } from '../../lib/nativeSign'
 import type { IntentOp } from '../../spec'
-import { createTypedDataHasher } from '../eip712/eip712'
 import { hashMandate } from '../eip712/typedData'
-import { keccak256Bytes } from '../util/keccak'
 
 /**
  * The server signature: an EIP-712 signature by the server key over the parts of an IntentOp

@@ -6,12 +6,12 @@ import {
   type Hex,
   type TypedDataDomain,
 } from 'viem'
-import { keccak256Hex as keccak256, keccak256Bytes } from '../util/keccak'
+import { keccak256Hex as keccak256, keccak256Bytes } from './keccak'
 
 /**
  * EIP-712 hashing with the constant parts computed once: the same algorithm as viem's
  * `hashStruct` / `hashTypedData` (and built on viem's own `encodeAbiParameters`, `keccak256` and
- * `domainSeparator`; keccak256 by WebAssembly, checked equal to viem's in util/keccak.test.ts),
+ * `domainSeparator`; keccak256 by WebAssembly, checked equal to viem's in lib/keccak.test.ts),
  * but every type hash (`keccak256(encodeType(T))`) and every domain separator
  * is computed when the hasher is made, not again for each struct of each message. viem recomputes
  * them for every nested struct, which was most of the cost of a quote's server signature.

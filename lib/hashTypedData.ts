@@ -1,0 +1,119 @@
+import {
+  getTypesForEIP712Domain,
+  type Hex,
+  type TypedDataDefinition,
+  type TypedDataDomain,
+  validateTypedData,
+  hashTypedData as viemHashTypedData,
+} from 'viem'
+import { createTypedDataHasher, type TypedDataHasher, type TypedTypes } from './eip712'
+
+/** The typed data {@link hashTypedData} hashes: viem's definition, its types known only at run time. */
+export type AnyTypedDataDefinition = TypedDataDefinition<Record<string, unknown>, string>
+
+/** Hashers by domain and types (JSON), made once each: a run signs and checks the same few shapes. */
+const hashers = new Map<string, TypedDataHasher>()
+/** Past this many shapes the remembered hashers are dropped (a client may send any types). */
+const MAX_HASHERS = 256
+
+/** A struct type name or a field's type as viem and lib/eip712.ts both read it: a word, maybe arrays of it. */
+const TYPE_NAME = /^\w+$/
+const FIELD_TYPE = /^\w+(\[\d*\])*$/
+const HEX = /^0x[0-9a-fA-F]*$/
+
+/**
+ * viem's `hashTypedData`, to the very same digest, with every type hash and the domain separator
+ * computed once per shape of typed data and keccak256 by WebAssembly (lib/eip712.ts): viem
+ * recomputes each type hash for every struct of every message in pure JS, which was most of the
+ * CPU of a typed-data signature (the conformance runner's intents and permits) and of the
+ * simulator's signature check at submit. viem's validation runs first, unchanged.
+ *
+ * Only typed data both read alike takes the fast path: no `EIP712Domain` among the types or as
+ * the primary type, type names that are words, and values of the JSON kinds the types name (hex
+ * `bytes`, `string` strings, objects for structs, arrays for arrays); anything else, and any
+ * error on the fast path, is hashed by viem itself, so a bad value throws viem's own error.
+ * lib/hashTypedData.test.ts checks equality with viem on the service's typed data and on random
+ * and odd shapes.
+ *
+ * @example
+ * const digest = hashTypedData({ domain, types, primaryType: 'Mandate', message })
+ */
+export function hashTypedData(parameters: AnyTypedDataDefinition): Hex {
+  const {
+    domain = {},
+    types,
+    primaryType,
+    message,
+  } = parameters as {
+    domain?: TypedDataDomain
+    types: Record<string, readonly { name: string; type: string }[]>
+    primaryType: string
+    message: Record<string, unknown>
+  }
+  try {
+    if (!fastPathFits(types, primaryType, message)) return viemHashTypedData(parameters)
+    validateTypedData({
+      domain,
+      message,
+      primaryType,
+      types: { EIP712Domain: getTypesForEIP712Domain({ domain }), ...types },
+    } as AnyTypedDataDefinition)
+    return hasherFor(domain, types).hashTypedData(primaryType, message)
+  } catch {
+    // viem's own result, or its own error.
+    return viemHashTypedData(parameters)
+  }
+}
+
+function hasherFor(domain: TypedDataDomain, types: TypedTypes): TypedDataHasher {
+  const key = JSON.stringify([domain, types], (_, value) => (typeof value === 'bigint' ? `${value}n` : value))
+  let hasher = hashers.get(key)
+  if (!hasher) {
+    if (hashers.size >= MAX_HASHERS) hashers.clear()
+    hasher = createTypedDataHasher(domain, types)
+    hashers.set(key, hasher)
+  }
+  return hasher
+}
+
+/** Whether viem and lib/eip712.ts read this typed data alike (see {@link hashTypedData}). */
+function fastPathFits(
+  types: Record<string, readonly { name: string; type: string }[]>,
+  primaryType: string,
+  message: unknown,
+): boolean {
+  if (primaryType === 'EIP712Domain' || Object.hasOwn(types, 'EIP712Domain')) return false
+  if (!Object.hasOwn(types, primaryType)) return false
+  for (const [name, fields] of Object.entries(types)) {
+    if (!TYPE_NAME.test(name) || !Array.isArray(fields)) return false
+    for (const field of fields)
+      if (typeof field?.name !== 'string' || typeof field.type !== 'string' || !FIELD_TYPE.test(field.type))
+        return false
+  }
+  return valueFits(types, primaryType, message, 0)
+}
+
+/** Whether a value is of the JSON kind its type names, all the way down. */
+function valueFits(
+  types: Record<string, readonly { name: string; type: string }[]>,
+  type: string,
+  value: unknown,
+  depth: number,
+): boolean {
+  if (depth > 64) return false
+  if (type.endsWith(']')) {
+    if (!Array.isArray(value)) return false
+    const item = type.slice(0, type.lastIndexOf('['))
+    return value.every((v) => valueFits(types, item, v, depth + 1))
+  }
+  const struct = types[type]
+  if (struct) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+    const record = value as Record<string, unknown>
+    return struct.every((field) => valueFits(types, field.type, record[field.name], depth + 1))
+  }
+  if (type === 'bytes') return typeof value === 'string' && HEX.test(value)
+  if (type === 'string') return typeof value === 'string'
+  // Atomic types: both hand the value to viem's encodeAbiParameters as it is.
+  return true
+}
