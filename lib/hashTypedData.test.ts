@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { bytesToHex, getAddress, hashTypedData as viemHashTypedData } from 'viem'
+import { bytesToHex, getAddress, getTypesForEIP712Domain, hashTypedData as viemHashTypedData } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { type AnyTypedDataDefinition, hashTypedData } from './hashTypedData'
 
@@ -90,6 +90,9 @@ describe('hashTypedData', () => {
       const definition = batch()
       if (i % 3 === 1) definition.domain = { name: 'Permit2', chainId: 10n, verifyingContract: address() }
       if (i % 3 === 2) definition.domain = { salt: word(), version: '2' }
+      // As wallets take it: the domain's type among the types.
+      if (i % 2 === 0)
+        definition.types = { EIP712Domain: getTypesForEIP712Domain({ domain: definition.domain! }), ...TYPES }
       const [ours, viems] = both(definition)
       expect(ours).toMatch(/^0x[0-9a-f]{64}$/)
       expect(ours).toBe(viems)
@@ -100,8 +103,22 @@ describe('hashTypedData', () => {
     const base = batch()
     const message = base.message as Record<string, unknown>
     const cases: AnyTypedDataDefinition[] = [
-      // The domain's type among the types, or hashed as the primary type.
+      // The domain's type among the types: other than its fields make it, or as a field's type;
+      // or the domain hashed as the primary type.
       { ...base, types: { ...TYPES, EIP712Domain: [{ name: 'name', type: 'string' }] } },
+      {
+        ...base,
+        types: { ...TYPES, EIP712Domain: getTypesForEIP712Domain({ domain: base.domain! }).reverse() },
+      },
+      {
+        ...base,
+        types: {
+          ...TYPES,
+          EIP712Domain: getTypesForEIP712Domain({ domain: base.domain! }),
+          Batch: [{ name: 'd', type: 'EIP712Domain' }],
+        },
+        message: { d: base.domain },
+      },
       { ...base, primaryType: 'EIP712Domain', message: {} },
       // Odd-length and non-hex bytes, bytes as a Uint8Array, a string that is not one.
       { ...base, message: { ...message, data: '0xabc' } },

@@ -28,8 +28,9 @@ const HEX = /^0x[0-9a-fA-F]*$/
  * CPU of a typed-data signature (the conformance runner's intents and permits) and of the
  * simulator's signature check at submit. viem's validation runs first, unchanged.
  *
- * Only typed data both read alike takes the fast path: no `EIP712Domain` among the types or as
- * the primary type, type names that are words, and values of the JSON kinds the types name (hex
+ * Only typed data both read alike takes the fast path: `EIP712Domain` among the types only as
+ * the domain's fields make it (as wallets take typed data), never as the primary type or a
+ * field's type; type names that are words, and values of the JSON kinds the types name (hex
  * `bytes`, `string` strings, objects for structs, arrays for arrays); anything else, and any
  * error on the fast path, is hashed by viem itself, so a bad value throws viem's own error.
  * lib/hashTypedData.test.ts checks equality with viem on the service's typed data and on random
@@ -51,14 +52,19 @@ export function hashTypedData(parameters: AnyTypedDataDefinition): Hex {
     message: Record<string, unknown>
   }
   try {
-    if (!fastPathFits(types, primaryType, message)) return viemHashTypedData(parameters)
+    const domainType = getTypesForEIP712Domain({ domain })
+    // Typed data as wallets take it names the domain's type among its types; viem hashes the
+    // domain by that one, the same separator when it is the one the domain's fields make.
+    const { EIP712Domain: named, ...structTypes } = types
+    if (named !== undefined && !sameFields(named, domainType)) return viemHashTypedData(parameters)
+    if (!fastPathFits(structTypes, primaryType, message)) return viemHashTypedData(parameters)
     validateTypedData({
       domain,
       message,
       primaryType,
-      types: { EIP712Domain: getTypesForEIP712Domain({ domain }), ...types },
+      types: { EIP712Domain: domainType, ...types },
     } as AnyTypedDataDefinition)
-    return hasherFor(domain, types).hashTypedData(primaryType, message)
+    return hasherFor(domain, structTypes).hashTypedData(primaryType, message)
   } catch {
     // viem's own result, or its own error.
     return viemHashTypedData(parameters)
@@ -76,18 +82,34 @@ function hasherFor(domain: TypedDataDomain, types: TypedTypes): TypedDataHasher 
   return hasher
 }
 
+/** Whether two struct types list the same fields (names and types) in the same order. */
+function sameFields(
+  a: readonly { name: string; type: string }[] | unknown,
+  b: readonly { name: string; type: string }[],
+): boolean {
+  return (
+    Array.isArray(a) &&
+    a.length === b.length &&
+    a.every((field, i) => field?.name === b[i]!.name && field?.type === b[i]!.type)
+  )
+}
+
 /** Whether viem and lib/eip712.ts read this typed data alike (see {@link hashTypedData}). */
 function fastPathFits(
   types: Record<string, readonly { name: string; type: string }[]>,
   primaryType: string,
   message: unknown,
 ): boolean {
-  if (primaryType === 'EIP712Domain' || Object.hasOwn(types, 'EIP712Domain')) return false
-  if (!Object.hasOwn(types, primaryType)) return false
+  if (primaryType === 'EIP712Domain' || !Object.hasOwn(types, primaryType)) return false
   for (const [name, fields] of Object.entries(types)) {
     if (!TYPE_NAME.test(name) || !Array.isArray(fields)) return false
     for (const field of fields)
-      if (typeof field?.name !== 'string' || typeof field.type !== 'string' || !FIELD_TYPE.test(field.type))
+      if (
+        typeof field?.name !== 'string' ||
+        typeof field.type !== 'string' ||
+        !FIELD_TYPE.test(field.type) ||
+        field.type.startsWith('EIP712Domain')
+      )
         return false
   }
   return valueFits(types, primaryType, message, 0)
