@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { bytesToHex, getAddress, getTypesForEIP712Domain, hashTypedData as viemHashTypedData } from 'viem'
+import {
+  bytesToHex,
+  getAddress,
+  getTypesForEIP712Domain,
+  hashStruct as viemHashStruct,
+  hashTypedData as viemHashTypedData,
+} from 'viem'
 import { describe, expect, it } from 'vitest'
-import { type AnyTypedDataDefinition, hashTypedData } from './hashTypedData'
+import { type AnyTypedDataDefinition, hashStruct, hashTypedData } from './hashTypedData'
 
 const address = () => getAddress(bytesToHex(randomBytes(20)))
 const word = () => bytesToHex(randomBytes(32))
@@ -156,6 +162,31 @@ describe('hashTypedData', () => {
     for (let i = 0; i < 300; i++) {
       const definition = { ...batch(), domain: { name: `domain ${i}` } }
       expect(hashTypedData(definition)).toBe(viemHashTypedData(definition))
+    }
+  })
+
+  it("hashes structs to viem's hashStruct, or throws viem's error", () => {
+    for (let i = 0; i < 30; i++) {
+      const { message } = batch()
+      const data = message as Record<string, unknown>
+      for (const [primaryType, value] of [
+        ['Batch', data],
+        ['Element', (data.elements as Record<string, unknown>[])[0]!],
+        ['Lock', { lockTag: '0x12', token: address(), amount: 1n }],
+        ['Missing', data],
+      ] as const) {
+        const parameters = { types: TYPES, primaryType, data: value }
+        const outcome = (hash: () => string) => {
+          try {
+            return hash()
+          } catch (error) {
+            return `throws ${(error as Error).message}`
+          }
+        }
+        expect(outcome(() => hashStruct(parameters))).toBe(
+          outcome(() => viemHashStruct(parameters as Parameters<typeof viemHashStruct>[0])),
+        )
+      }
     }
   })
 })

@@ -1,5 +1,6 @@
-import { type Address, concat, getAddress, type Hex, hashStruct, keccak256, zeroAddress } from 'viem'
+import { type Address, concat, getAddress, type Hex, keccak256, zeroAddress } from 'viem'
 import { addresses } from '../../contracts/addresses'
+import { hashStruct } from '../../lib/hashTypedData'
 import type { Element, IntentOp, Mandate } from '../../spec'
 import { compactTypedData, NO_GAS_REFUND, tokenOfId, toOpJson, ZERO_VT } from '../eip712/typedData'
 import { mandateOf } from '../intents/intentOp'
