@@ -2,7 +2,8 @@
 # CPU of the simulator a conformance run judges (issue 29, the simulator's side): in each tree,
 # starts the hidden `intent-devnet local-target` by hand, runs all packs against it
 # (`conformance --target`), and reads the child's user+system CPU from /proc when it printed its
-# JSON line (ready) and after the packs. Trees alternate (BEFORE, AFTER, BEFORE, …) so the
+# JSON line (ready) and after the packs, and the runner's own (the `conformance` process, by the
+# shell's `times`). Trees alternate (BEFORE, AFTER, BEFORE, …) so the
 # machine's load falls on both; CPU time moves far less with the load than wall time. Linux only.
 #
 #   scripts/bench/localTargetCpu.sh BEFORE_DIR AFTER_DIR [ROUNDS=3]
@@ -27,15 +28,17 @@ run() {
   line=$(head -1 "$dir/local-target.out")
   read -r target key keys < <(node -e 'const j = JSON.parse(process.argv[1]); console.log(j.target, j.apiKey, j.apiKeys.join(","))' "$line")
   t0=$(date +%s%N)
-  node bin/intent-devnet.js conformance --target "$target" --api-key "$key" --api-keys "$keys" \
-    --reporter json --out "$dir" > "$dir/conformance.log" 2>&1 || true
+  # The runner's own CPU (user+sys, by `times` in a subshell that ran only it).
+  cpu_cli=$( (node bin/intent-devnet.js conformance --target "$target" --api-key "$key" --api-keys "$keys" \
+    --reporter json --out "$dir" > "$dir/conformance.log" 2>&1 || true; times) | tail -1 |
+    awk '{ split($1, u, "m"); split($2, s, "m"); print u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
   t1=$(( ($(date +%s%N) - t0) / 1000000 ))
   cpu_end=$(awk '{print ($14+$15)/100}' "/proc/$lt/stat")
   passed=$(node -e 'const r = require(process.argv[1]).summary.scenarios; console.log(`${r.passed}/${r.total}`)' "$dir/report.json")
   exec 9>&-
   wait "$lt" || true
-  printf '%-7s ready %5d ms, CPU %.2f s | all packs %5d ms | CPU during the packs %.2f s | passed %s | load %s\n' \
-    "$2" "$ready" "$cpu_ready" "$t1" "$(echo "$cpu_end - $cpu_ready" | bc)" "$passed" "$(cut -d' ' -f1 /proc/loadavg)"
+  printf '%-7s ready %5d ms, CPU %.2f s | all packs %5d ms | CPU during the packs %.2f s | runner CPU %.2f s | passed %s | load %s\n' \
+    "$2" "$ready" "$cpu_ready" "$t1" "$(echo "$cpu_end - $cpu_ready" | bc)" "$cpu_cli" "$passed" "$(cut -d' ' -f1 /proc/loadavg)"
 }
 for round in $(seq 1 "$rounds"); do
   (run "$1" "before-$round")
