@@ -5,7 +5,8 @@ import { type Hex, keccak256 as viemKeccak256 } from 'viem'
  * keccak256 of hex-encoded bytes, as viem's `keccak256(hex)` returns it (lower-case 0x hex), but
  * computed by WebAssembly (hash-wasm) instead of pure JS. It is the hash of the quote's hot path
  * (EIP-712 struct hashing in lib/eip712.ts: quotes, typed-data signatures and their checks),
- * where it is 4–10× faster than viem's noble-hashes keccak; keccak.test.ts checks it equals viem's on inputs of every size class.
+ * where it is 4–10× faster than viem's noble-hashes keccak; keccak.test.ts checks it equals
+ * viem's on inputs of every size class.
  * Everything else keeps viem's `keccak256`.
  *
  * The WebAssembly module is compiled once, starting when this module is first imported, and one
