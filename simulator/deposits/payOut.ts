@@ -18,7 +18,7 @@ type Target = NonNullable<DepositRecord['target']>
 /**
  * Decides where an accepted deposit goes and what it pays (fees at the prices and gas price of
  * the moment, sponsorship of the source chain). Fails the deposit (BRIDGE-1) when the account
- * lost its target or the fees exceed the amount.
+ * lost its target or the fees take the whole amount (nothing would be paid out).
  */
 async function planTarget(context: DepositContext, record: DepositRecord): Promise<Target | undefined> {
   const { store, tokens } = context
@@ -55,7 +55,7 @@ async function planTarget(context: DepositContext, record: DepositRecord): Promi
       record,
       'failed',
       BRIDGE_ERROR_CODE,
-      `The fees (gas ${plan.gasFee}, bridging ${plan.bridgingFee}) exceed the bridged amount ${plan.grossAmount}.`,
+      `The fees (gas ${plan.gasFee}, bridging ${plan.bridgingFee}) take all of the bridged amount ${plan.grossAmount}: nothing is left to pay out.`,
     )
     return undefined
   }
