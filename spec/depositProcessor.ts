@@ -172,10 +172,14 @@ export const WebhookEventList = z.looseObject({
 })
 export type WebhookEventList = z.infer<typeof WebhookEventList>
 
-/** Body of POST /deposit-processor/webhooks/events/resend-failed (a devnet extension of facts §1's resend): how many failed events at most. */
+/**
+ * Body of POST /deposit-processor/webhooks/events/resend-failed (a devnet extension of facts §1's
+ * resend): how many failed events at most. Optional, and null means absent: Fastify hands a POST
+ * sent without a body to validation as null (curl -X POST with no data).
+ */
 export const WebhookResendFailedRequest = z
   .object({ limit: z.number().int().min(1).max(1_000).optional() })
-  .optional()
+  .nullish()
 export type WebhookResendFailedRequest = z.infer<typeof WebhookResendFailedRequest>
 
 /** Answer of POST /deposit-processor/webhooks/events/resend-failed (extends facts §1's resend): the failed events queued again. */

@@ -141,6 +141,16 @@ describe('validation', () => {
         "Invalid request: body: Invalid input: expected object, received null",
       ]
     `)
+    // A route whose body is optional takes a POST without one (the stub service is reached).
+    const resend = await t.request({
+      method: 'POST',
+      url: '/deposit-processor/webhooks/events/resend-failed',
+      headers: headers(BLANC),
+    })
+    expect([resend.status, resend.json.message]).toEqual([
+      422,
+      'Test stub: depositProcessor.resendFailedWebhookEvents was reached.',
+    ])
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
       const r = await t.request({
         method: 'POST',
