@@ -189,11 +189,14 @@ const BODY_MARKER = '\n//# intent-devnet: script body below\n'
  * bundle as a module when it has no script body or INTENT_DEVNET_CODE_CACHE=0.
  */
 const runBundle = async () => {
+  const built = statSync(bundle)
+  // The code that runs, named as its code cache names it: what the CLI caches of its own work
+  // (conformance/scenario/yamlCache.ts openValidatedCache: the scenarios this build validated).
+  globalThis[Symbol.for('intent-devnet.build')] = `${fileURLToPath(bundle)} ${built.size} ${built.mtimeMs}`
   // Pure ASCII (scripts/build.ts makes it so): latin1 reads it without decoding UTF-8.
   const source = process.env.INTENT_DEVNET_CODE_CACHE === '0' ? '' : readFileSync(bundle, 'latin1')
   const at = source.indexOf(BODY_MARKER)
   if (at < 0) return import(bundle.href)
-  const built = statSync(bundle)
   const command = /^[a-z][a-z-]*$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other'
   // One folder per install (its path's hash), in the user's cache directory.
   const cacheDir = join(

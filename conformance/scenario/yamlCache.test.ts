@@ -1,9 +1,9 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { loadScenarios, parseScenario } from './loadScenarios'
-import { openYamlCache } from './yamlCache'
+import { DEFAULT_SCENARIOS_DIR, loadScenarios, parseScenario } from './loadScenarios'
+import { openValidatedCache, openYamlCache } from './yamlCache'
 
 const VALID = 'id: a.b\ntitle: t\nspec: s\nsteps:\n  - http: { method: GET, path: /health }\n'
 
@@ -62,5 +62,66 @@ describe('the YAML cache', () => {
     const cache = openYamlCache({ file })
     expect(cache.get(VALID)).toBeUndefined()
     expect(parseScenario(VALID, 'ok.yaml', cache).scenario?.id).toBe('a.b')
+  })
+})
+
+describe('the validated scenarios of a CLI build', () => {
+  const BUILD = Symbol.for('intent-devnet.build')
+  const setBuild = (build: string | undefined) => {
+    ;(globalThis as { [BUILD]?: string })[BUILD] = build
+  }
+  afterEach(() => setBuild(undefined))
+
+  test('a build loads the packs from what it validated before, the same as validating them', async () => {
+    const tmp = await mkdtemp(join(tmpdir(), 'valid-cache-'))
+    vi.stubEnv('TMPDIR', tmp)
+    const plain = await loadScenarios()
+    expect(openValidatedCache()).toBeUndefined() // not a CLI bundle: every text is validated
+    setBuild('/x/dist/intent-devnet.mjs 100 1')
+    await loadScenarios() // fills it
+    const files = (await readdir(join(tmp, `intent-devnet-cache-${process.getuid?.() ?? 'user'}`))).filter(
+      (f) => f.startsWith('scenarios-valid.'),
+    )
+    expect(files).toHaveLength(1)
+    const cached = await loadScenarios()
+    expect(cached).toEqual(plain)
+    expect(
+      openValidatedCache()!.get(
+        await readFile(join(DEFAULT_SCENARIOS_DIR, cached[0]!.pack, basename(cached[0]!.file)), 'utf8'),
+      ),
+    ).toBeDefined()
+  })
+
+  test('a text it did not validate is validated, and its problems found in the YAML', async () => {
+    const tmp = await mkdtemp(join(tmpdir(), 'valid-cache-'))
+    vi.stubEnv('TMPDIR', tmp)
+    setBuild('/x/dist/intent-devnet.mjs 100 2')
+    const dir = join(tmp, 'packs')
+    await mkdir(join(dir, 'demo'), { recursive: true })
+    await writeFile(join(dir, 'demo', 'a.yaml'), VALID)
+    expect((await loadScenarios({ dir })).map((s) => s.id)).toEqual(['a.b'])
+    await writeFile(join(dir, 'demo', 'a.yaml'), VALID.replace('path: /health ', ''))
+    await expect(loadScenarios({ dir })).rejects.toMatchObject({
+      problems: [{ line: 5, field: 'steps[0].http.path' }],
+    })
+    // Another build validates anew, in a file of its own.
+    setBuild('/x/dist/intent-devnet.mjs 100 3')
+    expect(openValidatedCache()!.get(VALID)).toBeUndefined()
+    setBuild('/x/dist/intent-devnet.mjs 100 2')
+    expect(openValidatedCache()!.get(VALID)).toMatchObject({ id: 'a.b' })
+  })
+
+  test('keeps the files of the newest builds only', async () => {
+    const tmp = await mkdtemp(join(tmpdir(), 'valid-cache-'))
+    vi.stubEnv('TMPDIR', tmp)
+    for (let build = 0; build < 10; build++) {
+      setBuild(`/x/dist/intent-devnet.mjs 100 ${build}`)
+      const cache = openValidatedCache()!
+      cache.set(VALID, { id: `a.${build}` })
+      cache.save()
+    }
+    const files = await readdir(join(tmp, `intent-devnet-cache-${process.getuid?.() ?? 'user'}`))
+    expect(files.filter((f) => f.startsWith('scenarios-valid.'))).toHaveLength(8)
+    expect(openValidatedCache()!.get(VALID)).toEqual({ id: 'a.9' })
   })
 })

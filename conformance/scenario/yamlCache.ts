@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
@@ -55,7 +55,50 @@ function privateDir(): string | undefined {
  */
 export function openYamlCache(options: { file?: string | undefined } = {}): YamlCache {
   const dir = options.file ? undefined : privateDir()
-  const file = options.file ?? (dir && join(dir, `scenarios-yaml.v${FORMAT}.json`))
+  return openJsonCache(options.file ?? (dir && join(dir, `scenarios-yaml.v${FORMAT}.json`)))
+}
+
+/** What a CLI bundle sets (bin/intent-devnet.js): its path, size and mtime, which name its code. */
+const BUILD = Symbol.for('intent-devnet.build')
+
+/** Most validated-scenario files kept (one per build of the CLI; the oldest go first). */
+const MAX_BUILDS = 8
+
+/**
+ * The scenarios a build of the CLI validated, by the SHA-256 of their text: the value its zod
+ * schema gave (plain JSON). Validation is a function of the text and of the code, and the code
+ * is the bundle bin/intent-devnet.js runs (zod included), named by its path, size and mtime as
+ * its code cache is: a text this build validated before is taken as it was then, without the
+ * ~0.1 s of cold zod a load of the packs spends (BENCHMARKS.md). Only a text that validated is
+ * kept, so a problem is always reported from the YAML. Undefined when the code is not a CLI
+ * bundle (the sources under tsx, the library, tests) or the cache cannot be used: every text is
+ * then validated. `INTENT_DEVNET_SCENARIO_CACHE=0` turns it off with the YAML cache.
+ */
+export function openValidatedCache(): YamlCache | undefined {
+  const build = (globalThis as { [BUILD]?: string })[BUILD]
+  if (typeof build !== 'string') return undefined
+  const dir = privateDir()
+  if (!dir) return undefined
+  const name = `scenarios-valid.${createHash('sha256').update(build).digest('hex').slice(0, 16)}.json`
+  const cache = openJsonCache(join(dir, name))
+  return {
+    ...cache,
+    save() {
+      if (!cache.save()) return
+      // Older builds' files go (each is one build's; a build not among the newest fills its own again).
+      try {
+        const files = readdirSync(dir)
+          .filter((f) => /^scenarios-valid\.[0-9a-f]{16}\.json$/.test(f) && f !== name)
+          .map((f) => ({ f, at: statSync(join(dir, f)).mtimeMs }))
+          .sort((a, b) => b.at - a.at)
+        for (const { f } of files.slice(MAX_BUILDS - 1)) rmSync(join(dir, f), { force: true })
+      } catch {}
+    },
+  }
+}
+
+/** A cache of JSON values by the SHA-256 of a text, kept in `file` (none: it keeps nothing). */
+function openJsonCache(file: string | undefined): YamlCache & { save(): boolean } {
   let stored: Record<string, unknown> = {}
   if (file)
     try {
@@ -87,7 +130,7 @@ export function openYamlCache(options: { file?: string | undefined } = {}): Yaml
       added = true
     },
     save() {
-      if (!file || !added) return
+      if (!file || !added) return false
       const others = Object.entries(stored).filter(([key]) => !Object.hasOwn(used, key))
       const room = Math.max(0, MAX_ENTRIES - Object.keys(used).length)
       const kept = { ...Object.fromEntries(others.slice(others.length - room)), ...used }
@@ -95,7 +138,10 @@ export function openYamlCache(options: { file?: string | undefined } = {}): Yaml
         const temporary = `${file}.${process.pid}.tmp`
         writeFileSync(temporary, JSON.stringify(kept), { mode: 0o600 })
         renameSync(temporary, file)
-      } catch {}
+        return true
+      } catch {
+        return false
+      }
     },
   }
 }
