@@ -143,6 +143,10 @@ export async function loadScenarios(parameters: LoadScenariosParameters = {}): P
   const validated = openValidatedCache()
   // Opened only for a text this build has not validated (its file is larger: every build's texts).
   let yaml: YamlCache | undefined
+  const yamlCache = () => {
+    yaml ??= openYamlCache()
+    return yaml
+  }
   for (const pack of packs.filter((p) => available.includes(p))) {
     const files = readdirSync(join(dir, pack))
       .filter((f) => /\.ya?ml$/.test(f))
@@ -152,7 +156,7 @@ export async function loadScenarios(parameters: LoadScenariosParameters = {}): P
       const file = relative(process.cwd(), path)
       const text = readFileSync(path, 'utf8')
       const known = validated?.get(text) as Scenario | undefined
-      const parsed = known ? { scenario: known } : parseScenario(text, file, (yaml ??= openYamlCache()))
+      const parsed = known ? { scenario: known } : parseScenario(text, file, yamlCache())
       if (!parsed.scenario) {
         problems.push(...parsed.problems)
         continue

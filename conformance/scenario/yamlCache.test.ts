@@ -68,7 +68,7 @@ describe('the YAML cache', () => {
 describe('the validated scenarios of a CLI build', () => {
   const BUILD = Symbol.for('intent-devnet.build')
   const setBuild = (build: string | undefined) => {
-    ;(globalThis as { [BUILD]?: string })[BUILD] = build
+    ;(globalThis as { [BUILD]?: string | undefined })[BUILD] = build
   }
   afterEach(() => setBuild(undefined))
 

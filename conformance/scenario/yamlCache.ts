@@ -19,8 +19,11 @@ export type YamlCache = {
   get(text: string): unknown
   /** Remembers the value of a text (only if it survives JSON as is). */
   set(text: string, value: unknown): void
-  /** Writes the cache back if anything was added (entries not used by this load are dropped past {@link MAX_ENTRIES}). */
-  save(): void
+  /**
+   * Writes the cache back if anything was added (entries not used by this load are dropped past
+   * {@link MAX_ENTRIES}); true when it wrote.
+   */
+  save(): boolean
 }
 
 /** Bump when what is cached changes meaning (the `yaml` options of loadScenarios). */
@@ -84,7 +87,7 @@ export function openValidatedCache(): YamlCache | undefined {
   return {
     ...cache,
     save() {
-      if (!cache.save()) return
+      if (!cache.save()) return false
       // Older builds' files go (each is one build's; a build not among the newest fills its own again).
       try {
         const files = readdirSync(dir)
@@ -93,12 +96,13 @@ export function openValidatedCache(): YamlCache | undefined {
           .sort((a, b) => b.at - a.at)
         for (const { f } of files.slice(MAX_BUILDS - 1)) rmSync(join(dir, f), { force: true })
       } catch {}
+      return true
     },
   }
 }
 
 /** A cache of JSON values by the SHA-256 of a text, kept in `file` (none: it keeps nothing). */
-function openJsonCache(file: string | undefined): YamlCache & { save(): boolean } {
+function openJsonCache(file: string | undefined): YamlCache {
   let stored: Record<string, unknown> = {}
   if (file)
     try {
