@@ -73,9 +73,28 @@ describe('bin/intent-devnet.js and its bundle', () => {
   describe.concurrent('once built', () => {
     let sourcesCopy: string
     let brokenCopy: string
+    let childCopy: string
     beforeAll(() => {
       sourcesCopy = copyProject(copy)
       brokenCopy = copyProject(copy)
+      childCopy = copyProject(copy)
+    })
+
+    test('the local-target child runs the bundle its parent found fresh (one stat); nothing else trusts that', async ({
+      expect,
+    }) => {
+      const built = statSync(join(childCopy, 'dist/intent-devnet.mjs'))
+      const checked = { INTENT_DEVNET_BUNDLE_CHECKED: `${built.size} ${built.mtimeMs}` }
+      // A source changed after the parent's check: the child runs the same bundle as its parent.
+      editDescription(childCopy, 'cli/main.ts', 'devnet of the', 'devnet (edited) of the')
+      const child = await run(childCopy, ['local-target', '--help'], checked)
+      expect(child.code).toBe(0)
+      expect(child.stdout).toContain('Start the simulator a conformance or fuzz run judges')
+      expect(bundleMtime(childCopy)).toBe(built.mtimeMs)
+      // Any other command checks every source, and rebuilds.
+      const other = await run(childCopy, ['--help'], checked)
+      expect(other.stdout).toContain('devnet (edited) of the')
+      expect(bundleMtime(childCopy)).not.toBe(built.mtimeMs)
     })
 
     test('the V8 code cache is written once, used after, and never used for another bundle or when V8 rejects it; a changed source rebuilds the bundle', async ({
