@@ -42,7 +42,9 @@ export function isPackedInstall(root) {
 
 const sameFile = (path, size, mtimeMs, packed = false) => {
   try {
-    const stat = statSync(path)
+    // A missing file is no exception (the stamp lists some that must not exist: size -1).
+    const stat = statSync(path, { throwIfNoEntry: false })
+    if (!stat) return size === -1
     return stat.size === size && (packed || stat.mtimeMs === mtimeMs)
   } catch {
     return size === -1
