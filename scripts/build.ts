@@ -128,22 +128,32 @@ export function sourceLocations(root: string): Plugin {
  * The bundle is one ES module (the image runs it as `node dist/intent-devnet.mjs`), laid out so
  * the bin can also run it as a classic script with a V8 code cache (Node 20 has no
  * `module.enableCompileCache`; only `vm.Script` takes `cachedData`): an ES-module prelude of two
- * lines defines `require` and `__bundleUrl`, then {@link SCRIPT_BODY_MARKER}, then a body with no
- * `import`, `export` or `import.meta` (externals and Node's modules are `require`d, see
- * {@link requireExternals}). The bin wraps the body in `(async function (require, __bundleUrl)
- * {…})` (top-level await stays legal); bin/intent-devnet.js, "code cache".
+ * lines defines `require` and `__bundleUrl`, then `await`, {@link SCRIPT_BODY_MARKER} and the
+ * body as one function expression, `(async function (require, __bundleUrl) {…})` (top-level
+ * await stays legal), which the module calls on the line after its end ({@link SCRIPT_BODY_CALL}).
+ * The body has no `import`, `export` or `import.meta` (externals and Node's modules are
+ * `require`d, see {@link requireExternals}). The bin compiles that expression, a slice of the
+ * file's text (no 6 MB copy), with its code cache and calls it; bin/intent-devnet.js, "code cache".
  */
 export const SCRIPT_BODY_MARKER = '//# intent-devnet: script body below'
+
+/** What follows the body's function expression: its call by the module (the bin calls it itself). */
+export const SCRIPT_BODY_CALL = '(require, __bundleUrl);'
 
 /** The ES-module prelude, then the body's helpers: `require` for CommonJS dependencies, and the root. */
 const banner = [
   "import { createRequire as __createRequire } from 'node:module';",
   'const require = __createRequire(import.meta.url), __bundleUrl = import.meta.url;',
+  'await',
   SCRIPT_BODY_MARKER,
+  "(async function (require, __bundleUrl) {'use strict';",
   `const __rootUrl = new URL(${JSON.stringify('../'.repeat(OUT_DIR.split('/').length))}, __bundleUrl);`,
   "const __rootPath = (path) => require('node:url').fileURLToPath(new URL(path, __rootUrl)).replace(/\\/$/, '');",
   "const __bundleFilename = require('node:url').fileURLToPath(__bundleUrl), __bundleDirname = require('node:path').dirname(__bundleFilename);",
 ].join('\n')
+
+/** The body's end, then its call (see {@link SCRIPT_BODY_MARKER}). */
+const footer = ['})', SCRIPT_BODY_CALL].join('\n')
 
 /** What {@link buildBundle} returns. */
 export type BuildBundleReturnType = {
@@ -225,6 +235,7 @@ export async function buildBundle(
     target: 'node20',
     external: [...EXTERNAL_PACKAGES],
     banner: { js: banner },
+    footer: { js: footer },
     // Dependencies' own `import.meta` (ours is rewritten by sourceLocations): the body has none.
     define: {
       'import.meta.url': '__bundleUrl',
@@ -292,8 +303,10 @@ function asScriptBody(text: string): string {
   const ascii = text.replace(/[\u0080-\uffff]/g, '?')
   const at = ascii.indexOf(`\n${SCRIPT_BODY_MARKER}\n`)
   if (at < 0) throw new Error('the bundle has no script body marker')
+  const end = ascii.lastIndexOf(`\n})\n${SCRIPT_BODY_CALL}`)
+  if (end < at) throw new Error("the bundle's script body has no end")
   // Throws a SyntaxError when the body still holds an import, an export or import.meta.
-  new Script(`(async function (require, __bundleUrl) {${ascii.slice(at + SCRIPT_BODY_MARKER.length + 2)}\n})`)
+  new Script(ascii.slice(at + SCRIPT_BODY_MARKER.length + 2, end + 3))
   return ascii
 }
 
