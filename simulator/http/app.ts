@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { serializerCompiler } from 'fastify-type-provider-zod'
 import { handleClientError, handleConnectionErrors } from './connectionErrors'
@@ -18,6 +18,8 @@ import { SERVER_ROUTES } from './serverRoutes'
 import { trustingSerializerCompiler } from './trustedResponse'
 import type { HttpConfig } from './types'
 import { createValidationPolicy, createValidatorCompiler } from './validation'
+
+type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>
 
 /** A registration on the app, e.g. `(app) => app.register(plugin, options)`. */
 export type AppPlugin = (app: FastifyInstance) => PromiseLike<unknown>
@@ -81,6 +83,13 @@ export async function buildApp(
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
   const timeouts = serverTimeouts(config)
+  const validationPolicy = createValidationPolicy()
+  // zod validates every request and serializes every response (the two compilers below), so
+  // they are the app's from its construction: Fastify then never loads its default ones, ajv
+  // and fast-json-stringify (~110 CommonJS modules it would build at every start, unused).
+  const validatorCompiler = createValidatorCompiler(validationPolicy)
+  // Bodies a service marked with trustResponse skip the second zod pass; every other body is validated.
+  const serializer = trustingSerializerCompiler(serializerCompiler)
   const app = Fastify({
     logger: config.logger ?? false,
     bodyLimit: config.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -93,16 +102,20 @@ export async function buildApp(
     http: timeouts,
     frameworkErrors,
     clientErrorHandler: handleClientError,
+    schemaController: {
+      // What setValidatorCompiler and setSerializerCompiler install, given before Fastify picks
+      // its defaults (its types name ajv's factories; any compiler goes, as with those setters).
+      compilersFactory: {
+        buildValidator: () => validatorCompiler,
+        buildSerializer: () => serializer,
+      } as unknown as CompilersFactory,
+    },
   }).withTypeProvider<ZodTypeProvider>()
   handleConnectionErrors(app)
 
   app.decorate('services', services)
   app.decorate('httpConfig', config)
-  const validationPolicy = createValidationPolicy()
   app.decorate('validationPolicy', validationPolicy)
-  app.setValidatorCompiler(createValidatorCompiler(validationPolicy))
-  // Bodies a service marked with trustResponse skip the second zod pass; every other body is validated.
-  app.setSerializerCompiler(trustingSerializerCompiler(serializerCompiler))
   // JSON only: any other content type answers 400 in the envelope rather than being parsed as text.
   app.removeContentTypeParser(['text/plain'])
   limitJsonBodies(app)
