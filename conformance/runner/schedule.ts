@@ -1,5 +1,6 @@
 import type { LoadedScenario } from '../scenario/loadScenarios'
 import type { Step } from '../scenario/schema'
+import { refusedByRequest } from './refusedRequest'
 
 /**
  * What a scenario holds while it runs, so that scenarios run side by side cannot change each
@@ -8,6 +9,12 @@ import type { Step } from '../scenario/schema'
 export type ScenarioClaims = {
   /** Why it runs with no other scenario beside it (it changes what every scenario sees), or undefined. */
   alone: string | undefined
+  /**
+   * It may run beside one that must run alone (one that injects faults excepted): its every
+   * step is a request the target must refuse for what it is ({@link refusedByRequest}), so no
+   * price, clock or other scenario's state can change its verdict, and it changes nothing.
+   */
+  besideAlone: boolean
   /** It sets state of its API key (the deposit processor's configuration): one such scenario per key at a time. */
   keyState: boolean
   /** Funded accounts (by index) it acts as beyond funding others (signs as, quotes and settles for, moves funds of): one scenario at a time each. */
@@ -25,6 +32,10 @@ export type ScenarioClaims = {
  * per-key state when it posts `/deposit-processor/setup`; the funded accounts it acts as or
  * reads. A plain transfer from a funded account (funding a fresh one) or a contract deployment
  * claims nothing: the runner sends one transaction per account at a time (chainActions).
+ * A step the target must refuse for what it is ({@link refusedByRequest}: a `/_devnet/` POST
+ * without the key, a setup with a malformed body) claims nothing either: it changes nothing
+ * (a target that wrongly accepts it fails that step, so the run fails anyway). A scenario of
+ * such steps only, naming no funded account, may run beside one that must run alone.
  */
 export function scenarioClaims(scenario: LoadedScenario): ScenarioClaims {
   // Asked for by the schedule, the run and the not-applicable check: derived once per scenario.
@@ -36,20 +47,25 @@ export function scenarioClaims(scenario: LoadedScenario): ScenarioClaims {
   return claims
 }
 
+/** Why a scenario that injects faults runs alone: nothing at all runs beside it (they change every answer). */
+const INJECTS_FAULTS = 'it injects faults'
+
 /** {@link scenarioClaims} by scenario (a loaded scenario is never changed). */
 const claimsOf = new WeakMap<LoadedScenario, ScenarioClaims>()
 
 function deriveClaims(scenario: LoadedScenario): ScenarioClaims {
   const steps: Step[] = [...scenario.steps, ...scenario.cleanup]
   let alone: string | undefined
-  if (scenario.requires.capabilities.includes('faults')) alone = 'it injects faults'
+  if (scenario.requires.capabilities.includes('faults')) alone = INJECTS_FAULTS
   const named = new Set<number>()
   const acts = new Set<number>()
   const sends = new Set<number>()
   let httpOnly = true
+  let refusedOnly = !scenario.requires.capabilities.includes('faults')
   for (const step of steps) {
+    if (!('http' in step) || refusedByRequest(step, scenario) === undefined) refusedOnly = false
     for (const match of JSON.stringify(step).matchAll(/\$\{accounts\.(\d+)\./g)) named.add(Number(match[1]))
-    alone ??= stepAloneReason(step)
+    alone ??= stepAloneReason(step, scenario)
     if ('clock' in step || 'fault' in step || 'http' in step || 'wait' in step || 'patch' in step) {
       // None signs as an account or sends from one.
     } else {
@@ -67,6 +83,7 @@ function deriveClaims(scenario: LoadedScenario): ScenarioClaims {
   for (const index of named) if (!httpOnly) acts.add(index)
   return {
     alone,
+    besideAlone: refusedOnly && alone === undefined && named.size === 0,
     keyState: setsKeyState(scenario),
     actsAs: [...acts].sort(),
     reads: httpOnly ? [...named].filter((index) => !acts.has(index)).sort() : [],
@@ -76,13 +93,18 @@ function deriveClaims(scenario: LoadedScenario): ScenarioClaims {
 
 /**
  * Why a step makes its scenario run alone, or undefined: it advances the clock, injects faults,
- * changes the control API's state (any `/_devnet/` request but a GET) or sends an oversized body.
+ * changes the control API's state (any `/_devnet/` request but a GET, unless the target must
+ * refuse it: sent without the key) or sends an oversized body.
  */
-function stepAloneReason(step: Step): string | undefined {
+function stepAloneReason(step: Step, scenario: LoadedScenario): string | undefined {
   if ('clock' in step) return 'it advances the clock'
-  if ('fault' in step) return 'it injects faults'
+  if ('fault' in step) return INJECTS_FAULTS
   if (!('http' in step)) return undefined
-  if (step.http.path.startsWith('/_devnet/') && step.http.method !== 'GET')
+  if (
+    step.http.path.startsWith('/_devnet/') &&
+    step.http.method !== 'GET' &&
+    refusedByRequest(step, scenario) === undefined
+  )
     return `it changes the target's state (${step.http.method} ${step.http.path})`
   if (step.http.oversizeBytes !== undefined)
     return 'it sends an oversized body (the answer must come before the body is sent)'
@@ -103,15 +125,23 @@ export function aloneSteps(scenario: LoadedScenario): number | undefined {
   if (scenario.requires.capabilities.includes('faults')) return undefined
   const steps: Step[] = [...scenario.steps, ...scenario.cleanup]
   let count: number | undefined
-  for (const [index, step] of steps.entries()) if (stepAloneReason(step) !== undefined) count = index + 1
+  for (const [index, step] of steps.entries())
+    if (stepAloneReason(step, scenario) !== undefined) count = index + 1
   return count
 }
 
-/** Whether a scenario sets state that belongs to its API key (the deposit processor's configuration). */
+/**
+ * Whether a scenario sets state that belongs to its API key (the deposit processor's
+ * configuration): it posts `/deposit-processor/setup`, other than a request the target must
+ * refuse for what it is ({@link refusedByRequest}: a malformed body).
+ */
 export function setsKeyState(scenario: LoadedScenario): boolean {
   return [...scenario.steps, ...scenario.cleanup].some(
     (step) =>
-      'http' in step && step.http.path.startsWith('/deposit-processor/setup') && step.http.method === 'POST',
+      'http' in step &&
+      step.http.path.startsWith('/deposit-processor/setup') &&
+      step.http.method === 'POST' &&
+      refusedByRequest(step, scenario) === undefined,
   )
 }
 
@@ -160,13 +190,22 @@ export type RunScheduledParameters = {
 }
 
 /**
+ * Most scenarios that may run beside one that must run alone ({@link ScenarioClaims.besideAlone})
+ * in flight while it runs: they take the core it leaves idle (it mostly waits on the target),
+ * not its share of the runner's event loop (BENCHMARKS.md, issue 29).
+ */
+export const BESIDE_ALONE = 2
+
+/**
  * Runs scenarios side by side as their claims allow: first those that must run alone, one at a
  * time, the one with the longest rest after its last step that makes it alone last (the others
- * start beside that rest once it is released); then the others, longest first, up to
- * `concurrency` at once, each per-key-state scenario on a key no other running scenario holds
- * and each funded account acted as by one scenario at a time (readers share it). A released
- * scenario keeps its key and accounts, and the next one that must run alone waits for its end
- * (a clock step would move under its rest). Funded accounts are interchangeable
+ * start beside that rest once it is released), with up to {@link BESIDE_ALONE} of those that
+ * may run beside them (requests the target must refuse) meanwhile, except beside one that
+ * injects faults; then the others, longest first, up to `concurrency` at once, each
+ * per-key-state scenario on a key no other running scenario holds and each funded account
+ * acted as by one scenario at a time (readers share it). A released scenario keeps its key and
+ * accounts, and the next one that must run alone waits for its end (a clock step would move
+ * under its rest). Funded accounts are interchangeable
  * (the target funds each alike): a scenario that names account 0 while another acts as it
  * takes another free one instead of waiting ({@link assignAccounts}).
  *
@@ -185,12 +224,11 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
     const until = aloneSteps(scenario)
     return until === undefined ? 0 : estimatedCost(scenario, until)
   })
-  const alone = indexes
-    .filter((index) => claims[index]!.alone !== undefined)
-    .sort((a, b) => tails[a]! - tails[b]! || a - b)
-  const others = indexes
-    .filter((index) => claims[index]!.alone === undefined)
-    .sort((a, b) => costs[b]! - costs[a]! || a - b)
+  const isAlone = (index: number) => claims[index]!.alone !== undefined
+  /** One that must run alone with nothing at all beside it: it injects faults (they change every answer). */
+  const empty = (index: number) => claims[index]!.alone === INJECTS_FAULTS
+  const alone = indexes.filter(isAlone).sort((a, b) => tails[a]! - tails[b]! || a - b)
+  const others = indexes.filter((index) => !isAlone(index)).sort((a, b) => costs[b]! - costs[a]! || a - b)
   const pending = [...alone, ...others]
   const running = new Set<number>()
   /** Running scenarios that must run alone and still do what makes them so. */
@@ -199,14 +237,25 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
   const heldKey = new Map<number, string>()
   /** The accounts each running scenario holds, as its claims say, mapped to the funded ones. */
   const heldAccounts = new Map<number, AccountHold>()
+  /** How many running scenarios may run beside one that must run alone. */
+  const beside = () => [...running].filter((index) => claims[index]!.besideAlone).length
 
   /** The accounts scenario `index` would take now, or undefined when it has to wait. */
   const canStart = (index: number): AccountAssignment | undefined => {
     const claim = claims[index]!
-    if (claim.alone !== undefined) return running.size === 0 ? assignAccounts(claim, funded, []) : undefined
-    if (running.size >= concurrency) return undefined
     if (claim.keyState && freeKeys.length === 0) return undefined
-    if (exclusive.size > 0) return undefined
+    if (claim.alone !== undefined) {
+      if (empty(index) ? running.size > 0 : beside() < running.size) return undefined
+      return assignAccounts(claim, funded, [...heldAccounts.values()])
+    }
+    if (running.size >= concurrency) return undefined
+    // While one that must run alone runs or waits to: only those that may run beside it, a few.
+    const next = pending.find(isAlone)
+    if (exclusive.size > 0 || next !== undefined) {
+      if (!claim.besideAlone || [...exclusive].some(empty) || (next !== undefined && empty(next)))
+        return undefined
+      if (beside() >= BESIDE_ALONE) return undefined
+    }
     return assignAccounts(claim, funded, [...heldAccounts.values()])
   }
 
@@ -219,13 +268,14 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
         const index = pending[i]!
         const assignment = canStart(index)
         if (!assignment) {
-          // One that must run alone waits for the others to finish; none passes it meanwhile.
-          if (claims[index]!.alone !== undefined) break
+          // One that must run alone waits for the others to finish; no other that must run
+          // alone passes it meanwhile (those that may run beside it may: canStart).
+          if (isAlone(index)) while (i + 1 < pending.length && isAlone(pending[i + 1]!)) i++
           continue
         }
         pending.splice(i--, 1)
         running.add(index)
-        if (claims[index]!.alone !== undefined) exclusive.add(index)
+        if (isAlone(index)) exclusive.add(index)
         heldAccounts.set(index, assignment.hold)
         const key = claims[index]!.keyState ? freeKeys.shift() : undefined
         if (key !== undefined) heldKey.set(index, key)
@@ -249,7 +299,6 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
             reject(error)
           },
         )
-        if (claims[index]!.alone !== undefined) break
       }
     }
     dispatch()
