@@ -15,7 +15,8 @@ import { stepVersion, VERSION_HEADERS } from './versionHeaders'
  *   refused by authentication;
  * - with an `x-api-version` that names no version (`{raw}`), on a route that needs one;
  * - with a body that is not JSON, or a literal body (no `${…}`) the route's request schema
- *   refuses (a missing field, a wrong type, a negative amount): refused by validation.
+ *   refuses (a missing field, a wrong type, a negative amount): refused by validation;
+ * - with an oversized body (`oversizeBytes`): refused for its size.
  * A step without its own version is judged for both versions (the run's `--version` may pick
  * either): it qualifies only when refused in each.
  *
@@ -35,8 +36,7 @@ export function refusedByRequest(
   scenario: Pick<LoadedScenario, 'requires'>,
 ): string | undefined {
   const { http } = step
-  if (!onlyRefusals(step) || step.poll || step.prerequisite || step.needs || http.oversizeBytes)
-    return undefined
+  if (!onlyRefusals(step) || step.poll || step.prerequisite || step.needs) return undefined
   const versions = new Set([stepVersion(step, scenario, 'alps'), stepVersion(step, scenario, 'blanc')])
   const reasons = [...versions].map((version) => refusedAs(http, version))
   return reasons.every((reason) => reason !== undefined) ? reasons[0] : undefined
@@ -55,6 +55,7 @@ function refusedAs(http: HttpStep['http'], version: NonNullable<HttpStep['http']
   if (wrongKey(http.apiKey)) return 'refused by authentication'
   if (typeof version === 'object' && !Object.values<string>(VERSION_HEADERS).includes(version.raw))
     if (route.access === 'key') return 'its x-api-version names no version'
+  if (http.oversizeBytes !== undefined) return 'its body is oversized'
   const schema = route.request?.body
   if (http.rawBody !== undefined) {
     let value: unknown

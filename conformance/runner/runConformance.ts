@@ -8,7 +8,7 @@ import { loadProfile, type Profile } from './profile'
 import { runMetadata } from './runMetadata'
 import { type RunScenarioHooks, runScenario } from './runScenario'
 import type { ScenarioContext } from './scenarioContext'
-import { runScheduled, scenarioClaims, setsKeyState } from './schedule'
+import { aloneIn, runScheduled, scenarioClaims, setsKeyState } from './schedule'
 import { type Shard, selectShard } from './shard'
 import { type LocalTarget, startLocalTarget } from './startLocalTarget'
 import { startLocalTargetProcess } from './startLocalTargetProcess'
@@ -146,6 +146,8 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       scenarios,
       concurrency: parameters.concurrency ?? DEFAULT_CONCURRENCY,
       keys: keys.map((k) => k.key),
+      // The runner's own simulator reads a refused body to its end before it answers.
+      bodiesReadWhole: local !== undefined,
       // The devnet manifest's test accounts are the clients' to use, any of them; a chains file
       // may list keys the target itself sends from (a solver's), so there each scenario keeps
       // the accounts it names.
@@ -165,7 +167,7 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
         }
         // Other runs may judge the same target at once (shards side by side): one that must run
         // alone holds it against theirs too. The runner's own simulator is this run's alone.
-        const alone = scenarioClaims(scenario).alone !== undefined
+        const alone = aloneIn(scenarioClaims(scenario), local !== undefined) !== undefined
         let release = !parameters.target
           ? undefined
           : alone

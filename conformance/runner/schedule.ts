@@ -15,6 +15,12 @@ export type ScenarioClaims = {
    * price, clock or other scenario's state can change its verdict, and it changes nothing.
    */
   besideAlone: boolean
+  /**
+   * It runs alone only for an oversized body, whose verdict depends on the target answering
+   * before the body is sent: not when the target reads such a body to its end before it
+   * answers (the runner's own simulator: simulator/http/refusedBody.ts), see {@link aloneIn}.
+   */
+  bodyOnly: boolean
   /** It sets state of its API key (the deposit processor's configuration): one such scenario per key at a time. */
   keyState: boolean
   /** Funded accounts (by index) it acts as beyond funding others (signs as, quotes and settles for, moves funds of): one scenario at a time each. */
@@ -55,17 +61,18 @@ const claimsOf = new WeakMap<LoadedScenario, ScenarioClaims>()
 
 function deriveClaims(scenario: LoadedScenario): ScenarioClaims {
   const steps: Step[] = [...scenario.steps, ...scenario.cleanup]
-  let alone: string | undefined
-  if (scenario.requires.capabilities.includes('faults')) alone = INJECTS_FAULTS
+  const faults = scenario.requires.capabilities.includes('faults')
+  const reasons = steps.flatMap((step) => stepAloneReason(step, scenario) ?? [])
+  const alone = faults ? INJECTS_FAULTS : reasons[0]
+  const bodyOnly = !faults && reasons.length > 0 && reasons.every((reason) => reason === OVERSIZED_BODY)
   const named = new Set<number>()
   const acts = new Set<number>()
   const sends = new Set<number>()
   let httpOnly = true
-  let refusedOnly = !scenario.requires.capabilities.includes('faults')
+  let refusedOnly = !faults
   for (const step of steps) {
     if (!('http' in step) || refusedByRequest(step, scenario) === undefined) refusedOnly = false
     for (const match of JSON.stringify(step).matchAll(/\$\{accounts\.(\d+)\./g)) named.add(Number(match[1]))
-    alone ??= stepAloneReason(step, scenario)
     if ('clock' in step || 'fault' in step || 'http' in step || 'wait' in step || 'patch' in step) {
       // None signs as an account or sends from one.
     } else {
@@ -83,7 +90,8 @@ function deriveClaims(scenario: LoadedScenario): ScenarioClaims {
   for (const index of named) if (!httpOnly) acts.add(index)
   return {
     alone,
-    besideAlone: refusedOnly && alone === undefined && named.size === 0,
+    besideAlone: refusedOnly && (alone === undefined || bodyOnly) && named.size === 0,
+    bodyOnly,
     keyState: setsKeyState(scenario),
     actsAs: [...acts].sort(),
     reads: httpOnly ? [...named].filter((index) => !acts.has(index)).sort() : [],
@@ -106,9 +114,24 @@ function stepAloneReason(step: Step, scenario: LoadedScenario): string | undefin
     refusedByRequest(step, scenario) === undefined
   )
     return `it changes the target's state (${step.http.method} ${step.http.path})`
-  if (step.http.oversizeBytes !== undefined)
-    return 'it sends an oversized body (the answer must come before the body is sent)'
+  if (step.http.oversizeBytes !== undefined) return OVERSIZED_BODY
   return undefined
+}
+
+const OVERSIZED_BODY = 'it sends an oversized body (the answer must come before the body is sent)'
+
+/**
+ * Why a scenario runs alone in a run, or undefined: its claims' `alone`, except one that runs
+ * alone only for an oversized body ({@link ScenarioClaims.bodyOnly}) when the target reads
+ * such a body to its end before it answers (`bodiesReadWhole`: the runner's own simulator,
+ * to which the runner sends it at once, httpStep.ts): its answer then comes after the body
+ * whatever the load, so running beside others changes nothing of its verdict.
+ *
+ * @example
+ * aloneIn(scenarioClaims(oversized), true) // undefined
+ */
+export function aloneIn(claims: ScenarioClaims, bodiesReadWhole = false): string | undefined {
+  return bodiesReadWhole && claims.bodyOnly ? undefined : claims.alone
 }
 
 /**
@@ -146,16 +169,20 @@ export function setsKeyState(scenario: LoadedScenario): boolean {
 }
 
 /**
- * A rough cost of a scenario (of its steps from step `from`, 0-based), to start the longest
- * first: its waits, polls, webhooks and chain steps (real waits on the target) weigh most.
+ * A rough cost of a scenario (of its steps from step `from`, 0-based), in milliseconds of a
+ * run of all packs against the runner's own simulator, to start the longest first: each kind
+ * of step weighs what it took on average there (report.json `stepsMs`, BENCHMARKS.md, issue
+ * 29): a request ~50 ms, a poll ~150, a webhook ~100, a chain step ~30, a wait its own time.
+ * A scenario of many requests in a row (errors.devnet-validation, 26) is then among the
+ * first, not the last to start, where it would end the run alone.
  */
 export function estimatedCost(scenario: LoadedScenario, from = 0): number {
   let cost = 0
   for (const step of [...scenario.steps, ...scenario.cleanup].slice(from)) {
     if ('wait' in step) cost += step.wait
-    else if ('http' in step) cost += step.poll ? 1000 : 10
-    else if ('webhook' in step) cost += 500
-    else if ('chain' in step) cost += 100
+    else if ('http' in step) cost += step.poll ? 150 : 50
+    else if ('webhook' in step) cost += 100
+    else if ('chain' in step || 'clock' in step) cost += 30
     else cost += 5
   }
   return cost
@@ -166,6 +193,8 @@ export type RunScheduledParameters = {
   scenarios: readonly LoadedScenario[]
   /** Most scenarios in flight at once (at least 1; 1 runs them one at a time). */
   concurrency: number
+  /** The target reads a refused body to its end before it answers (see {@link aloneIn}). */
+  bodiesReadWhole?: boolean | undefined
   /** Keys per-key-state scenarios take, one scenario per key at a time (at least one). */
   keys: readonly string[]
   /**
@@ -224,7 +253,7 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
     const until = aloneSteps(scenario)
     return until === undefined ? 0 : estimatedCost(scenario, until)
   })
-  const isAlone = (index: number) => claims[index]!.alone !== undefined
+  const isAlone = (index: number) => aloneIn(claims[index]!, parameters.bodiesReadWhole) !== undefined
   /** One that must run alone with nothing at all beside it: it injects faults (they change every answer). */
   const empty = (index: number) => claims[index]!.alone === INJECTS_FAULTS
   const alone = indexes.filter(isAlone).sort((a, b) => tails[a]! - tails[b]! || a - b)
@@ -238,7 +267,7 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
   /** The accounts each running scenario holds, as its claims say, mapped to the funded ones. */
   const heldAccounts = new Map<number, AccountHold>()
   /** How many running scenarios may run beside one that must run alone. */
-  const beside = () => [...running].filter((index) => claims[index]!.besideAlone).length
+  const beside = () => [...running].filter((index) => claims[index]!.besideAlone && !isAlone(index)).length
 
   /** The accounts scenario `index` would take now, or undefined when it has to wait. */
   const canStart = (index: number): AccountAssignment | undefined => {
