@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, test } from 'vitest'
 import { type LoadedScenario, loadScenarios } from '../scenario/loadScenarios'
 import { Scenario } from '../scenario/schema'
-import { assignAccounts, runScheduled, scenarioClaims } from './schedule'
+import { onlyRefusals } from './refusedRequest'
+import { aloneIn, BESIDE_ALONE, runScheduled, scenarioClaims, setsKeyState } from './schedule'
 
 const scenario = (id: string, steps: unknown[], extra: Record<string, unknown> = {}): LoadedScenario => ({
   ...Scenario.parse({ id, title: id, spec: 's', steps, ...extra }),
@@ -11,6 +12,8 @@ const scenario = (id: string, steps: unknown[], extra: Record<string, unknown> =
 })
 
 const http = (path: string, method = 'GET') => ({ http: { method, path } })
+const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
+const DEAD = { address: '0x000000000000000000000000000000000000dEaD', accountType: 'EOA' }
 
 describe('scenarioClaims', () => {
   test('alone: clock, faults, a control API change, an oversized body; per-key state; accounts acted as or read', () => {
@@ -43,8 +46,8 @@ describe('scenarioClaims', () => {
   test('of the bundled packs: what runs alone, and what sets per-key state', async () => {
     const scenarios = await loadScenarios()
     const alone = scenarios.filter((s) => scenarioClaims(s).alone).map((s) => s.id)
+    // authentication.control-api's POSTs to /_devnet/ go without the key: refused, they change nothing.
     expect(alone.sort()).toEqual([
-      'authentication.control-api',
       'bad-input.oversized-body',
       'deposits.bridge-5',
       'deposits.bridge-5-default',
@@ -63,39 +66,128 @@ describe('scenarioClaims', () => {
   })
 })
 
-describe('assignAccounts', () => {
-  const claim = (actsAs: number[], reads: number[], uses = [...actsAs, ...reads]) => ({ actsAs, reads, uses })
+describe('besideAlone: only requests the target must refuse for what they are', () => {
+  const route = {
+    destinationChainId: 8453,
+    tokenRequests: [{ tokenAddress: USDC, amount: '1' }],
+    account: DEAD,
+  }
+  const refused = (http: Record<string, unknown>, expect: Record<string, unknown> = { status: '4xx' }) => ({
+    http: { method: 'POST', path: '/intents/route', ...http },
+    expect,
+  })
+  const beside = (...steps: unknown[]) => scenarioClaims(scenario('s', steps)).besideAlone
 
-  test('the named accounts when free; else other free ones, distinct, as a permutation', () => {
-    expect(assignAccounts(claim([0], []), 3, [])).toEqual({
-      accounts: undefined,
-      hold: { actsAs: [0], reads: [], uses: [0] },
-    })
-    // Account 0 is acted as: an actor of 0 takes 1, a reader of 0 takes 1 too (not beside the actor).
-    const actor = { actsAs: [0], reads: [], uses: [0] }
-    expect(assignAccounts(claim([0], []), 3, [actor])).toEqual({
-      accounts: [1, 0, 2],
-      hold: { actsAs: [1], reads: [], uses: [1] },
-    })
-    expect(assignAccounts(claim([], [0]), 3, [actor])?.hold.reads).toEqual([1])
-    // Acting as 0 and 1 while 0 and 2 are held: 1 keeps 1, 0 gets 3.
-    const held = [actor, { actsAs: [], reads: [2], uses: [2] }]
-    expect(assignAccounts(claim([0, 1], []), 4, held)?.accounts).toEqual([3, 1, 2, 0])
-    // Readers share an account; an actor waits when every account is held.
+  test('admitted: no or a wrong key, an unknown version, no route, a body that is not JSON or breaks the schema', () => {
+    expect(beside(refused({ apiKey: 'omit', body: route }))).toBe(true)
+    expect(beside(refused({ apiKey: 'wrong', body: route }, { status: 401 }))).toBe(true)
+    expect(beside(refused({ apiKey: { value: '${apiKey}X' }, body: route }))).toBe(true)
+    expect(beside(refused({ version: { raw: '2026-09.zermatt' }, body: route }))).toBe(true)
+    expect(beside(refused({ path: '/intent-operations', version: 'blanc', body: {} }, { status: 404 }))).toBe(
+      true,
+    )
+    expect(beside(refused({ path: '/no-such-route' }, { status: 404 }))).toBe(true)
+    expect(beside(refused({ rawBody: '{"destinationChainId": ' }))).toBe(true)
+    expect(beside(refused({ body: { ...route, tokenRequests: 'USDC' } }))).toBe(true)
+    // A refusal on the control API without its key.
+    expect(beside(refused({ path: '/_devnet/clock/advance', apiKey: 'omit', body: { seconds: 1 } }))).toBe(
+      true,
+    )
+  })
+
+  test('not admitted: whatever a price, the clock or another scenario could change', () => {
+    // A valid request expected to be refused: for its price (no route at these prices), its balance, …
+    expect(beside(refused({ body: route }, { status: 422 }))).toBe(false)
+    // A submit of a quote it captured, refused once expired: the clock decides.
+    const quote = { http: { method: 'POST', path: '/intents/route', body: route }, expect: { status: 200 } }
+    const submit = refused({ path: '/intents/${intentId}/submit', apiKey: 'omit', body: {} }, { status: 404 })
+    expect(beside(quote, submit)).toBe(false)
+    const signatures = { origin: ['${signature}'], destination: '${signature}' }
+    expect(beside(refused({ path: '/intents/${intentId}/submit', body: { signatures } }))).toBe(false)
+    // A deadline the runner computes (`${now}`): the body is not judged.
+    expect(beside(refused({ body: { ...route, tokenRequests: '${now}' } }))).toBe(false)
+    // An answer that may be a success, any status, not one, or a 5xx.
     expect(
-      assignAccounts(claim([], [0]), 1, [{ actsAs: [], reads: [0], uses: [0] }])?.accounts,
-    ).toBeUndefined()
-    expect(assignAccounts(claim([0], []), 2, [actor, { actsAs: [1], reads: [], uses: [1] }])).toBeUndefined()
-    // One only sent from (a transfer) takes the least used account.
+      beside(refused({ apiKey: 'omit', body: route }, { anyOf: [{ status: 200 }, { status: '4xx' }] })),
+    ).toBe(false)
+    expect(beside(refused({ apiKey: 'omit', body: route }, {}))).toBe(false)
+    expect(beside(refused({ apiKey: 'omit', body: route }, { status: { not: 200 } }))).toBe(false)
+    expect(beside(refused({ apiKey: 'omit', body: route }, { status: '4xx', should: { status: 503 } }))).toBe(
+      false,
+    )
+    // The run's own key; a public route, which needs none.
+    expect(beside(refused({ apiKey: { value: '${apiKey}' }, body: route }))).toBe(false)
+    expect(beside(refused({ method: 'GET', path: '/health', apiKey: 'omit' }))).toBe(false)
+    // A poll waits for a state to change; a version the run picks (omit) with a valid body.
+    expect(beside({ ...refused({ apiKey: 'omit', body: route }), poll: {} })).toBe(false)
     expect(
-      assignAccounts(claim([], [], [0]), 3, [actor, { actsAs: [], reads: [], uses: [1] }])?.hold,
-    ).toEqual({
-      actsAs: [],
-      reads: [],
-      uses: [2],
+      beside(
+        refused({
+          version: 'omit',
+          path: '/intents/1/submit',
+          body: { signatures: { origin: ['0x00'], destination: '0x00' } },
+        }),
+      ),
+    ).toBe(false)
+    // Any step but a request; a funded account named; faults.
+    for (const other of [{ clock: { advance: 1 } }, { wait: 1 }, { fault: { enable: ['x'] } }])
+      expect(beside(refused({ apiKey: 'omit', body: route }), other)).toBe(false)
+    expect(
+      beside(refused({ apiKey: 'omit', body: { ...route, account: { address: '${accounts.0.address}' } } })),
+    ).toBe(false)
+    const faults = scenario('f', [refused({ apiKey: 'omit', body: route })], {
+      requires: { capabilities: ['faults'] },
     })
-    // An index the target does not fund stays itself (its step reports the missing account).
-    expect(assignAccounts(claim([5], []), 2, [])?.hold.actsAs).toEqual([5])
+    expect(scenarioClaims(faults).besideAlone).toBe(false)
+  })
+
+  test('of the bundled packs: each admitted one only sends requests it expects refused, none polls', async () => {
+    const scenarios = await loadScenarios()
+    const admitted = scenarios.filter((s) => scenarioClaims(s).besideAlone)
+    for (const s of admitted)
+      for (const step of [...s.steps, ...s.cleanup]) {
+        expect('http' in step && !step.poll && onlyRefusals(step), `${s.id}: ${JSON.stringify(step)}`).toBe(
+          true,
+        )
+        expect(JSON.stringify(step)).not.toMatch(/\$\{(now|quoteTtlSeconds|accounts\.)/)
+      }
+    expect(admitted.map((s) => s.id).sort()).toEqual([
+      'authentication.missing-key',
+      'authentication.wrong-key',
+      'bad-input.huge-numbers',
+      'bad-input.malformed-json',
+      'bad-input.negative-amounts',
+      'bad-input.oversized-body',
+      'bad-input.wrong-types',
+      'errors.envelopes',
+      'errors.trace-ids',
+      'versioning.empty-header',
+      'versioning.known-versions',
+      'versioning.malformed-header',
+      'versioning.missing-header',
+      'versioning.unknown-version',
+      'versioning.version-paths',
+      'versioning.version-paths-blanc',
+    ])
+    // A refused setup POST sets no key state (bad-input's malformed ones); a scenario that also
+    // sets one does.
+    const byId = new Map(scenarios.map((s) => [s.id, s]))
+    expect(setsKeyState(byId.get('bad-input.malformed-json')!)).toBe(false)
+    expect(setsKeyState(byId.get('deposit-processor.validation')!)).toBe(true)
+  })
+
+  test('an oversized body runs alone unless the target reads such a body whole', () => {
+    const oversized = scenarioClaims(scenario('o', [refused({ oversizeBytes: 100_000 })]))
+    expect(aloneIn(oversized)).toMatch(/oversized/)
+    expect(aloneIn(oversized, true)).toBeUndefined()
+    const clock = scenarioClaims(
+      scenario('c', [refused({ oversizeBytes: 100_000 }), { clock: { advance: 1 } }]),
+    )
+    expect(aloneIn(clock, true)).toMatch(/clock/)
+    // Faults win, whatever comes first.
+    expect(
+      scenarioClaims(scenario('f', [{ clock: { advance: 1 } }, { fault: { enable: ['x'] } }])).alone,
+    ).toMatch(/faults/)
   })
 })
 
@@ -191,6 +283,66 @@ describe('runScheduled', () => {
     // One that runs alone takes the accounts it names.
     expect(three.accountsSeen.clock).toBeUndefined()
     expect(three.overlaps.some(([a, b]) => a === 'clock' || b === 'clock')).toBe(false)
+  })
+
+  test('requests the target must refuse run beside one that runs alone, a few at a time, never beside faults', async () => {
+    const refusal = {
+      http: { method: 'POST', path: '/intents/route', apiKey: 'omit', body: {} },
+      expect: { status: 401 },
+    }
+    const refusals = ['r1', 'r2', 'r3', 'r4', 'r5'].map((id) => scenario(id, [refusal]))
+    const list = [
+      scenario('x1', [http('/a')]),
+      scenario('clock', [{ clock: { advance: 1 } }]),
+      scenario('faults', [{ fault: { enable: ['x'] } }]),
+      ...refusals,
+    ]
+    const running = new Set<string>()
+    let most = 0
+    const beside: Record<string, string[]> = { clock: [], faults: [] }
+    await runScheduled({
+      scenarios: list,
+      concurrency: 8,
+      keys: ['k'],
+      run: async (index) => {
+        const id = list[index]!.id
+        for (const alone of ['clock', 'faults'])
+          if (running.has(alone)) beside[alone]!.push(id)
+          else if (id === alone) beside[alone]!.push(...running)
+        running.add(id)
+        if (running.has('clock')) most = Math.max(most, running.size - 1)
+        await sleep(id === 'clock' ? 60 : 20)
+        running.delete(id)
+      },
+    })
+    expect(beside.faults).toEqual([])
+    expect(beside.clock!.length).toBeGreaterThan(0)
+    expect(beside.clock!.every((id) => id.startsWith('r'))).toBe(true)
+    expect(most).toBeLessThanOrEqual(BESIDE_ALONE)
+  })
+
+  test('an oversized body runs beside others when the target reads such a body whole', async () => {
+    const list = [
+      scenario('big', [
+        { http: { method: 'POST', path: '/x', oversizeBytes: 100_000 }, expect: { status: 413 } },
+      ]),
+      scenario('x1', [http('/a')]),
+    ]
+    const alone = await trace(list, ['k'])
+    expect(alone.together('big', 'x1')).toBe(false)
+    const seen: string[] = []
+    await runScheduled({
+      scenarios: list,
+      concurrency: 8,
+      keys: ['k'],
+      bodiesReadWhole: true,
+      run: async (index) => {
+        seen.push(`start ${list[index]!.id}`)
+        await sleep(20)
+        seen.push(`end ${list[index]!.id}`)
+      },
+    })
+    expect(seen.slice(0, 2).sort()).toEqual(['start big', 'start x1'])
   })
 
   test('the longest start first', async () => {
