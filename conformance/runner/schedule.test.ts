@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the placeholders are what scenarios write
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, test } from 'vitest'
 import { type LoadedScenario, loadScenarios } from '../scenario/loadScenarios'
