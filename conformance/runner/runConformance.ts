@@ -8,7 +8,7 @@ import { loadProfile, type Profile } from './profile'
 import { runMetadata } from './runMetadata'
 import { type RunScenarioHooks, runScenario } from './runScenario'
 import type { ScenarioContext } from './scenarioContext'
-import { aloneIn, runScheduled, scenarioClaims, setsKeyState } from './schedule'
+import { aloneIn, runScheduled, scenarioClaims } from './schedule'
 import { type Shard, selectShard } from './shard'
 import { type LocalTarget, startLocalTarget } from './startLocalTarget'
 import { startLocalTargetProcess } from './startLocalTargetProcess'
@@ -192,7 +192,7 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
           const on = accounts
             ? { ...context, caps: { ...caps, accounts: accounts.map((account) => caps.accounts[account]!) } }
             : context
-          const ran = !setsKeyState(scenario)
+          const ran = !scenarioClaims(scenario).keyState
             ? await runScenario(scenario, on, hooks)
             : own?.label
               ? { ...(await runScenario(scenario, { ...on, apiKey: own.key }, hooks)), keyState: own.label }

@@ -4,7 +4,14 @@ import { describe, expect, test } from 'vitest'
 import { type LoadedScenario, loadScenarios } from '../scenario/loadScenarios'
 import { Scenario } from '../scenario/schema'
 import { onlyRefusals } from './refusedRequest'
-import { aloneIn, BESIDE_ALONE, runScheduled, scenarioClaims, setsKeyState } from './schedule'
+import {
+  aloneIn,
+  BESIDE_ALONE,
+  mayRunBesideAlone,
+  runScheduled,
+  scenarioClaims,
+  setsKeyState,
+} from './schedule'
 
 const scenario = (id: string, steps: unknown[], extra: Record<string, unknown> = {}): LoadedScenario => ({
   ...Scenario.parse({ id, title: id, spec: 's', steps, ...extra }),
@@ -77,7 +84,7 @@ describe('besideAlone: only requests the target must refuse for what they are', 
     http: { method: 'POST', path: '/intents/route', ...http },
     expect,
   })
-  const beside = (...steps: unknown[]) => scenarioClaims(scenario('s', steps)).besideAlone
+  const beside = (...steps: unknown[]) => mayRunBesideAlone(scenario('s', steps))
 
   test('admitted: no or a wrong key, an unknown version, no route, a body that is not JSON or breaks the schema', () => {
     expect(beside(refused({ apiKey: 'omit', body: route }))).toBe(true)
@@ -139,12 +146,12 @@ describe('besideAlone: only requests the target must refuse for what they are', 
     const faults = scenario('f', [refused({ apiKey: 'omit', body: route })], {
       requires: { capabilities: ['faults'] },
     })
-    expect(scenarioClaims(faults).besideAlone).toBe(false)
+    expect(mayRunBesideAlone(faults)).toBe(false)
   })
 
   test('of the bundled packs: each admitted one only sends requests it expects refused, none polls', async () => {
     const scenarios = await loadScenarios()
-    const admitted = scenarios.filter((s) => scenarioClaims(s).besideAlone)
+    const admitted = scenarios.filter(mayRunBesideAlone)
     for (const s of admitted)
       for (const step of [...s.steps, ...s.cleanup]) {
         expect('http' in step && !step.poll && onlyRefusals(step), `${s.id}: ${JSON.stringify(step)}`).toBe(

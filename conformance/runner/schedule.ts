@@ -11,12 +11,6 @@ export type ScenarioClaims = {
   /** Why it runs with no other scenario beside it (it changes what every scenario sees), or undefined. */
   alone: string | undefined
   /**
-   * It may run beside one that must run alone (one that injects faults excepted): its every
-   * step is a request the target must refuse for what it is ({@link refusedByRequest}), so no
-   * price, clock or other scenario's state can change its verdict, and it changes nothing.
-   */
-  besideAlone: boolean
-  /**
    * It runs alone only for an oversized body, whose verdict depends on the target answering
    * before the body is sent: not when the target reads such a body to its end before it
    * answers (the runner's own simulator: simulator/http/refusedBody.ts), see {@link aloneIn}.
@@ -75,9 +69,7 @@ function deriveClaims(scenario: LoadedScenario): ScenarioClaims {
   const acts = new Set<number>()
   const sends = new Set<number>()
   let httpOnly = true
-  let refusedOnly = !faults
   for (const step of steps) {
-    if (!('http' in step) || refusedByRequest(step, scenario) === undefined) refusedOnly = false
     for (const match of JSON.stringify(step).matchAll(/\$\{accounts\.(\d+)\./g)) named.add(Number(match[1]))
     if ('clock' in step || 'fault' in step || 'http' in step || 'wait' in step || 'patch' in step) {
       // None signs as an account or sends from one.
@@ -96,7 +88,6 @@ function deriveClaims(scenario: LoadedScenario): ScenarioClaims {
   for (const index of named) if (!httpOnly) acts.add(index)
   return {
     alone,
-    besideAlone: refusedOnly && (alone === undefined || bodyOnly) && named.size === 0,
     bodyOnly,
     keyState: setsKeyState(scenario),
     actsAs: [...acts].sort(),
@@ -104,6 +95,33 @@ function deriveClaims(scenario: LoadedScenario): ScenarioClaims {
     uses: [...new Set([...named, ...acts, ...sends])].sort((a, b) => a - b),
   }
 }
+
+/**
+ * Whether a scenario may run beside one that must run alone (one that injects faults
+ * excepted): its every step is a request the target must refuse for what it is
+ * ({@link refusedByRequest}), so no price, clock or other scenario's state can change its
+ * verdict, and it changes nothing; it names no funded account, and runs alone for nothing but
+ * an oversized body, if at all. Judged when the schedule first asks (while the first scenario
+ * that must run alone waits on the target: the request schemas' first parse costs ~10 ms).
+ */
+export function mayRunBesideAlone(scenario: LoadedScenario): boolean {
+  let beside = besideOf.get(scenario)
+  if (beside === undefined) {
+    const claims = scenarioClaims(scenario)
+    beside =
+      (claims.alone === undefined || claims.bodyOnly) &&
+      claims.uses.length === 0 &&
+      !scenario.requires.capabilities.includes('faults') &&
+      [...scenario.steps, ...scenario.cleanup].every(
+        (step) => 'http' in step && refusedByRequest(step, scenario) !== undefined,
+      )
+    besideOf.set(scenario, beside)
+  }
+  return beside
+}
+
+/** {@link mayRunBesideAlone} by scenario. */
+const besideOf = new WeakMap<LoadedScenario, boolean>()
 
 /**
  * Why a step makes its scenario run alone, or undefined: it advances the clock, injects faults,
@@ -225,7 +243,7 @@ export type RunScheduledParameters = {
 }
 
 /**
- * Most scenarios that may run beside one that must run alone ({@link ScenarioClaims.besideAlone})
+ * Most scenarios that may run beside one that must run alone ({@link mayRunBesideAlone})
  * in flight while it runs: they take the core it leaves idle (it mostly waits on the target),
  * not its share of the runner's event loop (BENCHMARKS.md, issue 29).
  */
@@ -273,7 +291,13 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
   /** The accounts each running scenario holds, as its claims say, mapped to the funded ones. */
   const heldAccounts = new Map<number, AccountHold>()
   /** How many running scenarios may run beside one that must run alone. */
-  const beside = () => [...running].filter((index) => claims[index]!.besideAlone && !isAlone(index)).length
+  const mayBeside = (index: number) => mayRunBesideAlone(scenarios[index]!)
+  /**
+   * Whether {@link mayRunBesideAlone} is judged: once the first scenarios started (its request
+   * schemas' first parses cost 10-30 ms of the runner's, which the first one's requests need not wait for).
+   */
+  let judged = false
+  const beside = () => [...running].filter((index) => !isAlone(index) && mayBeside(index)).length
 
   /** The accounts scenario `index` would take now, or undefined when it has to wait. */
   const canStart = (index: number): AccountAssignment | undefined => {
@@ -287,7 +311,7 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
     // While one that must run alone runs or waits to: only those that may run beside it, a few.
     const next = pending.find(isAlone)
     if (exclusive.size > 0 || next !== undefined) {
-      if (!claim.besideAlone || [...exclusive].some(empty)) return undefined
+      if (!judged || [...exclusive].some(empty) || !mayBeside(index)) return undefined
       // Not while the next one, which needs the target to itself, only waits for those beside.
       if (next !== undefined && empty(next) && ![...running].some(isAlone)) return undefined
       if (beside() >= BESIDE_ALONE) return undefined
@@ -338,5 +362,10 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
       }
     }
     dispatch()
+    setImmediate(() => {
+      if (alone.length > 0) for (const index of others) mayBeside(index)
+      judged = true
+      dispatch()
+    })
   })
 }
