@@ -309,7 +309,8 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
     }
     if (running.size >= concurrency) return undefined
     // While one that must run alone runs or waits to: only those that may run beside it, a few.
-    const next = pending.find(isAlone)
+    // Those that must run alone come first in `pending`: the next is its head, if any.
+    const next = pending[0] !== undefined && isAlone(pending[0]) ? pending[0] : undefined
     if (exclusive.size > 0 || next !== undefined) {
       if (!judged || [...exclusive].some(empty) || !mayBeside(index)) return undefined
       // Not while the next one, which needs the target to itself, only waits for those beside.
