@@ -2,6 +2,7 @@ import { createPublicClient, createTestClient, createWalletClient, defineChain, 
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { nodeHttpFetch } from '../../lib/nodeHttpFetch'
+import { keepAliveTransport } from '../quoting/keepAliveTransport'
 import { type AnvilInstance, startAnvil } from './anvil'
 import { createChainSender, estimateFees } from './chainSender'
 import { DEV_MNEMONIC } from './keys'
@@ -60,8 +61,7 @@ test('a send estimates gas and fees in one round trip, then takes the nonce and 
   requests.length = 0
   const hash = await sender.send({ to, data: '0x', value: parseEther('0.5') })
   expect(requests[0]?.sort()).toEqual(
-    // viem estimates gas with eth_fillTransaction.
-    ['eth_fillTransaction', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas'].sort(),
+    ['eth_estimateGas', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas'].sort(),
   )
   expect(requests.slice(1)).toEqual([['eth_getTransactionCount'], ['eth_sendRawTransaction']])
   const receipt = await sender.waitForReceipt(hash)
@@ -78,4 +78,38 @@ test('a send that would revert throws at the estimate, and nothing is sent', asy
   requests.length = 0
   await expect(sender.send({ to: reverts, data: '0x12345678' })).rejects.toThrow(/revert/i)
   expect(requests.flat()).not.toContain('eth_sendRawTransaction')
+})
+
+test("on the simulator's transport (keepAliveTransport, batch), the estimate and the fees share one round trip", async () => {
+  const { publicClient: viaHttp } = clients()
+  const methods: string[] = []
+  let roundTrips = 0
+  const transport = keepAliveTransport(anvil.rpcUrl, {
+    batch: { maxSize: 2_000 },
+    onRoundTrip: () => {
+      roundTrips++
+    },
+  })
+  const counted: typeof transport = (options) => {
+    const made = transport(options)
+    return {
+      ...made,
+      request: (args) => {
+        methods.push(args.method)
+        return made.request(args)
+      },
+    } as typeof made
+  }
+  const chain = viaHttp.chain
+  const account = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 3 })
+  const publicClient = createPublicClient({ chain, transport: counted })
+  const relayerClient = createWalletClient({ chain, transport: counted, account })
+  const sender = createChainSender({ chain: { chainId: 10, publicClient, relayerClient } })
+  const to = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 8 }).address
+  const hash = await sender.send({ to, data: '0x', value: parseEther('0.1') })
+  // Estimate + block + priority fee, the nonce (first send only), the broadcast.
+  expect(methods.slice(0, 3).sort()).toEqual(['eth_estimateGas', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas'])
+  expect(methods.slice(3)).toEqual(['eth_getTransactionCount', 'eth_sendRawTransaction'])
+  expect(roundTrips).toBe(3)
+  expect((await sender.waitForReceipt(hash)).status).toBe('success')
 })

@@ -90,7 +90,11 @@ export function createChainSender({
   return {
     chainId: chain.chainId,
     async send(tx, options) {
-      // Side by side: the transport batches them into one round trip to the node.
+      // Side by side: the transport batches them into one round trip to the node. `prepare: false`:
+      // a plain `eth_estimateGas` (viem otherwise prepares the request first, with an
+      // `eth_fillTransaction` whose gas it returns: the same estimate on Anvil, but its awaits put
+      // it in a round trip of its own, after the fees'; chainSender.test.ts pins one round trip).
+      // The nonce and fees are the sender's own below, so nothing prepared would be used.
       const [gas, fees] = await Promise.all([
         publicClient.estimateGas({
           account,
@@ -98,6 +102,7 @@ export function createChainSender({
           data: tx.data,
           value: tx.value ?? 0n,
           ...(tx.authorizationList ? { authorizationList: tx.authorizationList } : {}),
+          prepare: false,
         }),
         estimateFees(publicClient),
       ])
