@@ -5,6 +5,7 @@ import { findMined } from './findMined'
 import { getAuthorizations } from './getAuthorizations'
 import { getIntentRecord } from './getIntentRecord'
 import { getSender } from './getSender'
+import { minedAt } from './minedAt'
 import { prepareClaim } from './prepareClaim'
 import { retryTransient } from './retryTransient'
 import { sendSetupCalls } from './sendSetupCalls'
@@ -83,13 +84,10 @@ export async function finishClaim(
   const receipt = await getSender(context, chainId).waitForReceipt(hash)
   if (receipt.status !== 'success')
     throw new SettlementStepError(`claim on chain ${chainId}: the transaction ${hash} reverted.`)
-  const block = await context.devnet
-    .chain(chainId)
-    .publicClient.getBlock({ blockNumber: receipt.blockNumber })
   await context.store.apply(id, {
     type: 'claimMined',
     chainId,
     txHash: hash,
-    timestamp: Number(block.timestamp),
+    timestamp: await minedAt(context.devnet.chain(chainId).publicClient, receipt),
   })
 }

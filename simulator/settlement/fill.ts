@@ -1,17 +1,22 @@
+import type { Hex } from 'viem'
 import { describeRevert, revertErrorName } from './describeRevert'
 import { SettlementStepError } from './errors'
 import { findMined } from './findMined'
 import { getAuthorizations } from './getAuthorizations'
-import { getFillId } from './getFillId'
 import { getIntentRecord } from './getIntentRecord'
 import { getSender } from './getSender'
+import { minedAt } from './minedAt'
 import { prepareFill } from './prepareFill'
 import { retryTransient } from './retryTransient'
 import { sendSetupCalls } from './sendSetupCalls'
 import type { SettlementContext } from './types'
 
 /** Parameters of {@link fill}. */
-export type FillParameters = { id: string }
+export type FillParameters = {
+  id: string
+  /** The intent's fill id (getFillId), read once by the caller, which claims with it too. */
+  fillId: Hex
+}
 
 /** The fill, mined: its transaction and block time (not yet recorded as `fillMined`). */
 export type FillReturnType = { txHash: `0x${string}`; timestamp: number } | undefined
@@ -24,14 +29,16 @@ export type FillReturnType = { txHash: `0x${string}`; timestamp: number } | unde
  * revert throws with the decoded reason.
  *
  * @example
- * const mined = await fill(context, { id: record.id })
+ * const mined = await fill(context, { id: record.id, fillId })
  */
-export async function fill(context: SettlementContext, { id }: FillParameters): Promise<FillReturnType> {
+export async function fill(
+  context: SettlementContext,
+  { id, fillId }: FillParameters,
+): Promise<FillReturnType> {
   const { devnet, store } = context
   const record = getIntentRecord(context, id)
   const signed = record.payload
   const destination = record.destinationChainId
-  const fillId = await retryTransient(context, { what: 'fill id' }, () => getFillId(devnet, signed))
 
   // Sent before a restart: the receipt (or the chain's record of the fill) says what happened.
   const mined = await findMined(context, {
@@ -74,6 +81,5 @@ export async function fill(context: SettlementContext, { id }: FillParameters): 
     await store.apply(id, { type: 'fillSent', txHash: hash })
   const receipt = await sender.waitForReceipt(hash)
   if (receipt.status !== 'success') throw new SettlementStepError(`The fill transaction ${hash} reverted.`)
-  const block = await devnet.chain(destination).publicClient.getBlock({ blockNumber: receipt.blockNumber })
-  return { txHash: hash, timestamp: Number(block.timestamp) }
+  return { txHash: hash, timestamp: await minedAt(devnet.chain(destination).publicClient, receipt) }
 }

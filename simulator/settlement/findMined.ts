@@ -1,6 +1,7 @@
 import { getAbiItem, type Hash, type Hex } from 'viem'
 import { addresses } from '../../contracts/addresses'
 import { IntentArbiter, IntentFiller } from '../../contracts/generated/artifacts'
+import { minedAt } from './minedAt'
 import { retryTransient } from './retryTransient'
 import type { SettlementContext } from './types'
 
@@ -43,11 +44,9 @@ export async function findMined(
   { chainId, event, fillId, txHash }: FindMinedParameters,
 ): Promise<FindMinedReturnType> {
   const { publicClient } = context.devnet.chain(chainId)
-  const minedAt = async (blockNumber: bigint) =>
-    Number((await publicClient.getBlock({ blockNumber })).timestamp)
   if (txHash) {
     const receipt = await publicClient.getTransactionReceipt({ hash: txHash }).catch(() => undefined)
-    if (receipt?.status === 'success') return { txHash, timestamp: await minedAt(receipt.blockNumber) }
+    if (receipt?.status === 'success') return { txHash, timestamp: await minedAt(publicClient, receipt) }
   }
   const { what, address } = events[event]
   return retryTransient(context, { what }, async () => {
@@ -58,6 +57,12 @@ export async function findMined(
       fromBlock: 0n,
     })
     if (!log?.transactionHash || log.blockNumber === null) return undefined
-    return { txHash: log.transactionHash, timestamp: await minedAt(log.blockNumber) }
+    return {
+      txHash: log.transactionHash,
+      timestamp: await minedAt(publicClient, {
+        blockNumber: log.blockNumber,
+        blockTimestamp: log.blockTimestamp,
+      }),
+    }
   })
 }

@@ -1,3 +1,4 @@
+import type { Hex } from 'viem'
 import { BaseError } from '../../spec/BaseError'
 import { finishClaim, startClaim, startedClaimEvent } from './claim'
 import { describeRevert } from './describeRevert'
@@ -26,9 +27,14 @@ export async function settleIntent(
   let step: 'fill' | 'claim' = 'fill'
   try {
     let record = getIntentRecord(context, id)
+    // Read once: the fill and the claims both use it.
+    const readFillId = () =>
+      retryTransient(context, { what: 'fill id' }, () => getFillId(context.devnet, record.payload))
+    let fillId: Hex | undefined
     let filled: FillReturnType
     if (record.status === 'PENDING' || record.status === 'PRECONFIRMED') {
-      filled = await fill(context, { id })
+      fillId = await readFillId()
+      filled = await fill(context, { id, fillId })
       if (!filled) return
     } else if (record.status !== 'FILLED') return
     const fillMined = filled && ({ type: 'fillMined', ...filled } as const)
@@ -40,9 +46,7 @@ export async function settleIntent(
     }
     record = getIntentRecord(context, id)
     const { payload } = record
-    const fillId = await retryTransient(context, { what: 'fill id' }, () =>
-      getFillId(context.devnet, payload),
-    )
+    fillId ??= await readFillId()
     // The claims go out before FILLED is recorded, and FILLED is recorded together with them (one
     // synchronous run of store writes): no reader sees FILLED without its claims' transactions
     // (the public SDK's waitForExecution returns at FILLED and names every claim).
