@@ -30,7 +30,8 @@ export type CreateBalanceClientsParameters = {
  * workload (scripts/bench/transport.ts; BENCHMARKS.md).
  */
 export const balanceTransport: BalanceTransport = (rpcUrl, onRoundTrip) =>
-  keepAliveTransport(rpcUrl, { onRoundTrip, batch: true })
+  // A microtask: readBalances gathers its reads for a turn already, and sends them in one run.
+  keepAliveTransport(rpcUrl, { onRoundTrip, batch: { wait: 'microtask' } })
 
 /**
  * Public clients for balance reads, one per chain, over a batching transport (the `eth_call`s of

@@ -118,3 +118,27 @@ test('batch: a refused batch rejects every call in it; an unanswered call reject
   expect(String((partial[0] as PromiseRejectedResult).reason)).toMatch(/unanswered/)
   expect(partial[1]).toEqual({ status: 'fulfilled', value: { data: '0x02' } })
 })
+
+test("batch wait: 'turn' (the default) gathers the calls of one turn of the event loop, 'microtask' those of one synchronous run", async () => {
+  const to = `0x${'22'.repeat(20)}` as const
+  // Calls started a few awaits apart, as viem's actions reach the transport after a varying number.
+  const apart = async (client: ReturnType<typeof createPublicClient>) => {
+    const first = client.call({ to, data: '0x01' })
+    for (let i = 0; i < 5; i++) await Promise.resolve()
+    const second = client.call({ to, data: '0x02' })
+    return (await Promise.all([first, second])).map((r) => r.data)
+  }
+  for (const [wait, expected] of [
+    [undefined, 1],
+    ['turn', 1],
+    ['microtask', 2],
+  ] as const) {
+    let trips = 0
+    const client = createPublicClient({
+      chain: mainnet,
+      transport: keepAliveTransport(url, { onRoundTrip: () => trips++, batch: { wait } }),
+    })
+    expect(await apart(client)).toEqual(['0x01', '0x02'])
+    expect({ wait, trips }).toEqual({ wait, trips: expected })
+  }
+})

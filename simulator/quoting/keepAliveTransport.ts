@@ -36,12 +36,21 @@ export type KeepAliveTransportParameters = {
   /** Milliseconds before a request is abandoned (default 10 000, as viem's http transport). */
   timeoutMs?: number | undefined
   /**
-   * Batch the requests made in one synchronous run of JavaScript: they leave together, in one HTTP
-   * POST carrying a JSON-RPC batch (an array), when the run ends (a microtask). A lone request is
-   * sent as a plain JSON-RPC object. viem's actions hand their request to the transport
-   * synchronously, so `client.call` in a loop makes one round trip. Default false.
+   * Batch the requests made together: they leave in one HTTP POST carrying a JSON-RPC batch (an
+   * array). A lone request is sent as a plain JSON-RPC object. Default false. `wait` says how long
+   * a batch gathers (default `'turn'`):
+   * - `'microtask'`: the requests of one synchronous run of JavaScript (they leave when it ends).
+   *   viem's actions hand their request to the transport after a varying number of awaits, so
+   *   `client.call` in a loop shares a round trip, but two actions started side by side may not.
+   * - `'turn'`: every request made in this turn of the event loop (they leave on `setImmediate`,
+   *   after the I/O callbacks of the turn): side-by-side actions, and the concurrent flows that
+   *   the same burst of I/O woke, share a round trip (the simulator's devnet clients; measured in
+   *   BENCHMARKS.md, "Simulator round trips"). Each request waits for the end of the turn.
+   * The node answers a batch's requests concurrently, not in order: only requests that do not
+   * depend on each other are ever in flight together (a caller that needs one answered first
+   * awaits it before the next).
    */
-  batch?: boolean | { maxSize?: number | undefined } | undefined
+  batch?: boolean | { maxSize?: number | undefined; wait?: 'microtask' | 'turn' | undefined } | undefined
 }
 
 type JsonRpcAnswer = {
@@ -115,9 +124,13 @@ export function keepAliveTransport(rpcUrl: string, parameters: KeepAliveTranspor
     )
   }
 
-  // Batching: the queue of the current synchronous run, sent by a microtask (or when full).
+  // Batching: the queue being gathered, sent by `gather` (or when full).
   const maxBatch =
     typeof parameters.batch === 'object' ? (parameters.batch.maxSize ?? DEFAULT_MAX_BATCH) : DEFAULT_MAX_BATCH
+  const gather =
+    typeof parameters.batch === 'object' && parameters.batch.wait === 'microtask'
+      ? queueMicrotask
+      : setImmediate
   let queue: Queued[] | undefined
 
   async function send(batch: Queued[]): Promise<void> {
@@ -164,13 +177,13 @@ export function keepAliveTransport(rpcUrl: string, parameters: KeepAliveTranspor
         const fresh: Queued[] = []
         current = fresh
         queue = fresh
-        queueMicrotask(() => {
+        gather(() => {
           if (queue === fresh) queue = undefined
           if (fresh.length) void send(fresh.splice(0))
         })
       }
       current.push({ body: { jsonrpc: '2.0', id: ++id, method, params }, resolve, reject })
-      // A full batch leaves now; the microtask finds it empty.
+      // A full batch leaves now; the gathering callback finds it empty.
       if (current.length >= maxBatch) {
         queue = undefined
         void send(current.splice(0))
