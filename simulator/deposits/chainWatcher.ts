@@ -1,4 +1,16 @@
-import { type Address, type Hash, type PublicClient, parseAbiItem, zeroAddress } from 'viem'
+import {
+  type Address,
+  formatLog,
+  type Hash,
+  numberToHex,
+  type PublicClient,
+  parseAbiItem,
+  parseEventLogs,
+  type RpcTransactionReceipt,
+  type Transaction,
+  toEventSelector,
+  zeroAddress,
+} from 'viem'
 
 /** The ERC-20 Transfer event, as every token emits it. */
 export const transferEvent = parseAbiItem(
@@ -43,18 +55,154 @@ export type ScanBlocksParameters = {
  * @returns the deposits ordered by block, then position.
  */
 export async function scanBlocks(parameters: ScanBlocksParameters): Promise<ObservedDeposit[]> {
-  const { client, chainId, fromBlock, toBlock, accounts } = parameters
+  const { client, fromBlock, toBlock, accounts } = parameters
   if (accounts.length === 0 || fromBlock > toBlock) return []
-  const watched = new Set(accounts.map((a) => a.toLowerCase()))
-  const ignored = new Set(parameters.ignoreSenders.map((a) => a.toLowerCase()))
-  const deposits: ObservedDeposit[] = []
-
+  const watch = watchOf(parameters)
   // The logs and every block of the range at once: concurrent reads go to the node as one
   // JSON-RPC batch (the devnet's transport), not one round trip per block.
   const [logs, blocks] = await Promise.all([
     client.getLogs({ event: transferEvent, args: { to: [...accounts] }, fromBlock, toBlock }),
     readBlocks(client, fromBlock, toBlock),
   ])
+  const sends = blocks.flatMap((block) => block.transactions.filter(watch.isNativeDeposit))
+  const receipts = await Promise.all(sends.map((tx) => client.getTransactionReceipt({ hash: tx.hash })))
+  return toDeposits(
+    watch,
+    logs,
+    sends.filter((_, i) => receipts[i]!.status === 'success'),
+  )
+}
+
+/** Parameters of {@link readHead}. */
+export type ReadHeadParameters = {
+  client: PublicClient
+  /** The block after the watcher's cursor: read side by side with the head (absent: only the head). */
+  next?: bigint | undefined
+}
+
+/** A block whole: its transactions, and its receipts (one per transaction, same block hash). */
+export type WholeBlock = {
+  block: Awaited<ReturnType<typeof readBlocks>>[number]
+  receipts: readonly RpcTransactionReceipt[]
+}
+
+/** What {@link readHead} learnt: the head, and blocks `next`, `next + 1`, … that it could read whole. */
+export type ReadHeadReturnType = { head: bigint; blocks: WholeBlock[] }
+
+/** Blocks after the cursor that {@link readHead} reads with the head (a pass often finds a few). */
+export const READ_AHEAD = 3
+
+/**
+ * The chain's head and, in the same round trip (the transport batches the requests), the
+ * {@link READ_AHEAD} blocks from `next` on, each whole with its receipts (`eth_getBlockReceipts`):
+ * a pass that finds up to that many new blocks, the usual case, learns their deposits
+ * ({@link depositsInBlock}) without a second round trip. Reading blocks not mined yet costs the
+ * node a lookup that finds nothing. The node answers a batch's requests concurrently, so a block
+ * counts only when it is there and whole (its receipts are the block's: same hash, one per
+ * transaction) and the head includes it, and only in an unbroken run from `next`; the caller
+ * scans the rest up to the head with {@link scanBlocks} (the fallback, also for a node without
+ * `eth_getBlockReceipts`).
+ */
+export async function readHead({ client, next }: ReadHeadParameters): Promise<ReadHeadReturnType> {
+  if (next === undefined) return { head: await client.getBlockNumber({ cacheTime: 0 }), blocks: [] }
+  const numbers = Array.from({ length: READ_AHEAD }, (_, i) => next + BigInt(i))
+  const [head, ...read] = await Promise.all([
+    client.getBlockNumber({ cacheTime: 0 }),
+    ...numbers.map((blockNumber) =>
+      Promise.all([
+        client.getBlock({ blockNumber, includeTransactions: true }).catch(() => undefined),
+        client
+          .request({ method: 'eth_getBlockReceipts', params: [numberToHex(blockNumber)] })
+          .catch(() => undefined) as Promise<RpcTransactionReceipt[] | null | undefined>,
+      ]),
+    ),
+  ])
+  const blocks: WholeBlock[] = []
+  for (const [i, [block, receipts]] of read.entries()) {
+    if (
+      numbers[i]! > head ||
+      !block ||
+      !receipts ||
+      receipts.length !== block.transactions.length ||
+      receipts.some((r) => r.blockHash !== block.hash)
+    )
+      break
+    blocks.push({ block, receipts })
+  }
+  return { head, blocks }
+}
+
+/**
+ * The deposits {@link scanBlocks} finds in one block, from the block and its receipts: the same
+ * Transfer logs (the node's filter of its `getLogs` on `to`, applied to the receipts' logs, then
+ * viem's decoding and argument filter, as `getLogs` does), and the same ether sends (the block's
+ * transactions, their receipts' status). Call it with the accounts as they are once the block is
+ * read (as scanBlocks reads them after the head): an account registered before a block was mined
+ * is watched in it.
+ */
+export function depositsInBlock(
+  { block, receipts }: WholeBlock,
+  parameters: Omit<ScanBlocksParameters, 'client' | 'fromBlock' | 'toBlock'>,
+): ObservedDeposit[] {
+  const { accounts } = parameters
+  if (accounts.length === 0) return []
+  const watch = watchOf(parameters)
+  const toTopics = new Set([...watch.watched].map((a) => `0x${a.slice(2).padStart(64, '0')}`))
+  const logs = receipts.flatMap((receipt) =>
+    receipt.logs.filter(
+      (log) =>
+        log.topics[0]?.toLowerCase() === TRANSFER_TOPIC && toTopics.has(log.topics[2]?.toLowerCase() ?? ''),
+    ),
+  )
+  const decoded = parseEventLogs({
+    abi: [transferEvent],
+    args: { to: [...accounts] },
+    logs: logs.map((log) => formatLog(log)),
+    strict: false,
+  })
+  const succeeded = new Set(receipts.filter((r) => r.status === '0x1').map((r) => r.transactionHash))
+  const sends = block.transactions.filter((tx) => watch.isNativeDeposit(tx) && succeeded.has(tx.hash))
+  return toDeposits(watch, decoded, sends)
+}
+
+/** The topic of {@link transferEvent}: keccak256("Transfer(address,address,uint256)"). */
+const TRANSFER_TOPIC = toEventSelector(transferEvent)
+
+/** Who is watched and who is ignored, lower-cased, and which transactions send them ether. */
+function watchOf(parameters: Pick<ScanBlocksParameters, 'chainId' | 'accounts' | 'ignoreSenders'>) {
+  const watched = new Set(parameters.accounts.map((a) => a.toLowerCase()))
+  const ignored = new Set(parameters.ignoreSenders.map((a) => a.toLowerCase()))
+  return {
+    chainId: parameters.chainId,
+    watched,
+    ignored,
+    /** A top-level transaction with value to a watched account, not from an ignored sender. */
+    isNativeDeposit: (tx: Transaction) =>
+      tx.to !== null &&
+      tx.value !== 0n &&
+      watched.has(tx.to.toLowerCase()) &&
+      !ignored.has(tx.from.toLowerCase()),
+  }
+}
+
+/** A decoded Transfer log, as `getLogs` with {@link transferEvent} (not strict) hands it. */
+type TransferLog = {
+  args: { from?: Address | undefined; to?: Address | undefined; value?: bigint | undefined }
+  removed: boolean
+  transactionHash: Hash | null
+  logIndex: number | null
+  blockNumber: bigint | null
+  address: Address
+}
+
+/** The deposits in decoded Transfer logs and successful ether sends, ordered by block, then position. */
+function toDeposits(
+  watch: ReturnType<typeof watchOf>,
+  logs: readonly TransferLog[],
+  sends: readonly Transaction[],
+): ObservedDeposit[] {
+  const { chainId, watched, ignored } = watch
+  const deposits: ObservedDeposit[] = []
   for (const log of logs) {
     const { from, to, value } = log.args
     if (!from || !to || value === undefined || value === 0n || log.removed) continue
@@ -62,26 +210,17 @@ export async function scanBlocks(parameters: ScanBlocksParameters): Promise<Obse
     deposits.push({
       id: `${chainId}:${log.transactionHash}:${log.logIndex}`,
       chainId,
-      blockNumber: log.blockNumber,
-      position: log.logIndex,
-      transactionHash: log.transactionHash,
-      logIndex: log.logIndex,
+      blockNumber: log.blockNumber!,
+      position: log.logIndex!,
+      transactionHash: log.transactionHash!,
+      logIndex: log.logIndex!,
       token: log.address,
       account: to,
       sender: from,
       amount: value,
     })
   }
-
-  const sends = blocks.flatMap((block) =>
-    block.transactions.filter(
-      (tx) =>
-        tx.to && tx.value !== 0n && watched.has(tx.to.toLowerCase()) && !ignored.has(tx.from.toLowerCase()),
-    ),
-  )
-  const receipts = await Promise.all(sends.map((tx) => client.getTransactionReceipt({ hash: tx.hash })))
-  sends.forEach((tx, i) => {
-    if (receipts[i]!.status !== 'success') return
+  for (const tx of sends)
     deposits.push({
       id: `${chainId}:${tx.hash}:native`,
       chainId,
@@ -94,7 +233,6 @@ export async function scanBlocks(parameters: ScanBlocksParameters): Promise<Obse
       sender: tx.from,
       amount: tx.value,
     })
-  })
   return deposits.sort((a, b) =>
     a.blockNumber === b.blockNumber ? a.position - b.position : a.blockNumber < b.blockNumber ? -1 : 1,
   )

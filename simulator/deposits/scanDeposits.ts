@@ -1,4 +1,4 @@
-import { scanBlocks } from './chainWatcher'
+import { depositsInBlock, readHead, scanBlocks } from './chainWatcher'
 import { receiveDeposit } from './receiveDeposit'
 import type { DepositChain, DepositContext } from './types'
 
@@ -14,7 +14,9 @@ export type ScanDepositsParameters = {
 
 /**
  * Scans one chain from its cursor to its head, in ranges of at most `maxBlockRange` blocks, and
- * receives every deposit to a registered account. A chain seen for the first time is watched
+ * receives every deposit to a registered account. The first few blocks after the cursor come
+ * whole with the head (readHead: one round trip for a pass that finds a few new blocks); the rest
+ * is scanned by range (scanBlocks: logs and blocks). A chain seen for the first time is watched
  * from its current head, not its history. Deposits and events are stored before the cursor moves
  * past their block; their deterministic ids make a replay after a crash harmless.
  */
@@ -24,13 +26,18 @@ export async function scanDeposits(
 ): Promise<void> {
   const { chain, maxBlockRange } = parameters
   const { store } = context
-  const head = await chain.publicClient.getBlockNumber({ cacheTime: 0 })
   const stored = store.cursors.get(chain.chainId)
+  const relayers = [...context.chains.values()].map((c) => c.relayer.account.address)
+  // The head, and the blocks after the cursor with it when they are there (one round trip).
+  // (None while no account is watched: scanBlocks reads nothing then either.)
+  const { head, blocks } = await readHead({
+    client: chain.publicClient,
+    next: stored === undefined || store.config.accounts().length === 0 ? undefined : stored + 1n,
+  })
   if (stored === undefined) {
     store.cursors.set(chain.chainId, head)
     return store.save()
   }
-  const relayers = [...context.chains.values()].map((c) => c.relayer.account.address)
   // A cursor ahead of the head: the chain went back under the watcher (`POST /_devnet/revert`, an
   // integrator's evm_revert), and blocks it mines now reuse numbers already scanned. Scan again
   // from a little before the head (blocks mined between the revert and this pass included): a
@@ -40,7 +47,23 @@ export async function scanDeposits(
     store.cursors.set(chain.chainId, start)
     store.save()
   }
-  for (let cursor = start; cursor < head; ) {
+  let cursor = start
+  // Blocks cursor + 1, … read with the head: as one range of scanBlocks, their deposits received,
+  // then the cursor moved past them, in one save.
+  if (start === stored && blocks.length > 0) {
+    for (const whole of blocks) {
+      const observed = depositsInBlock(whole, {
+        chainId: chain.chainId,
+        accounts: store.config.accounts(),
+        ignoreSenders: relayers,
+      })
+      for (const deposit of observed) receiveDeposit(context, deposit)
+    }
+    cursor = blocks[blocks.length - 1]!.block.number
+    store.cursors.set(chain.chainId, cursor)
+    store.save()
+  }
+  while (cursor < head) {
     const from = cursor + 1n
     const to = head < from + maxBlockRange - 1n ? head : from + maxBlockRange - 1n
     const observed = await scanBlocks({
