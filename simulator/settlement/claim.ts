@@ -7,6 +7,7 @@ import { getIntentRecord } from './getIntentRecord'
 import { getSender } from './getSender'
 import { minedAt } from './minedAt'
 import { prepareClaim } from './prepareClaim'
+import { hasChainSetup, startEarly } from './readsAhead'
 import { retryTransient } from './retryTransient'
 import { sendSetupCalls } from './sendSetupCalls'
 import type { SettlementContext } from './types'
@@ -43,6 +44,13 @@ export async function startClaim(
   const chainId = Number(signed.intentOp.elements[index]!.chainId)
   const state = record.claims.find((c) => c.chainId === chainId)
   if (!state || state.status === 'COMPLETED') return undefined
+  // Nothing to set up first: the claim is prepared and simulated side by side with the search
+  // (readsAhead.ts); a claim found mined leaves both unused.
+  let prepared: ReturnType<typeof prepareClaim> | undefined
+  const prepare = () => (prepared ??= prepareClaim(context, signed, index))
+  const simulateClaim = async () =>
+    retryTransient(context, { what: 'simulate claim' }, (await prepare()).simulate)
+  const early = hasChainSetup(signed, chainId) ? undefined : startEarly(simulateClaim)
   const mined = await findMined(context, {
     chainId,
     event: 'Claimed',
@@ -51,12 +59,15 @@ export async function startClaim(
   })
   if (mined) return { chainId, mined }
   await sendSetupCalls(context, signed, chainId)
-  const call = await prepareClaim(context, signed, index)
+  const call = await prepare()
   const authorizationList = await getAuthorizations(devnet, signed, chainId)
-  if (!authorizationList)
-    await retryTransient(context, { what: 'simulate claim' }, call.simulate).catch((error) => {
-      throw new SettlementStepError(`claim on chain ${chainId}: ${describeRevert(error)}`, { cause: error })
-    })
+  if (!authorizationList) {
+    const simulated = await (early ?? startEarly(simulateClaim))
+    if (!simulated.ok)
+      throw new SettlementStepError(`claim on chain ${chainId}: ${describeRevert(simulated.error)}`, {
+        cause: simulated.error,
+      })
+  }
   const sender = getSender(context, chainId)
   const hash = await retryTransient(context, { what: 'send claim' }, () =>
     sender.send({ to: call.to, data: call.data, authorizationList }),

@@ -7,6 +7,7 @@ import { getIntentRecord } from './getIntentRecord'
 import { getSender } from './getSender'
 import { minedAt } from './minedAt'
 import { prepareFill } from './prepareFill'
+import { hasChainSetup, startEarly, unwrap } from './readsAhead'
 import { retryTransient } from './retryTransient'
 import { sendSetupCalls } from './sendSetupCalls'
 import type { SettlementContext } from './types'
@@ -40,6 +41,11 @@ export async function fill(
   const signed = record.payload
   const destination = record.destinationChainId
 
+  // Nothing to set up first: the simulation goes side by side with the search (readsAhead.ts).
+  let prepared: ReturnType<typeof prepareFill> | undefined
+  const prepare = () => (prepared ??= prepareFill(devnet, signed))
+  const simulateFill = async () => retryTransient(context, { what: 'simulate fill' }, prepare().simulate)
+  const early = hasChainSetup(signed, destination) ? undefined : startEarly(simulateFill)
   // Sent before a restart: the receipt (or the chain's record of the fill) says what happened.
   const mined = await findMined(context, {
     chainId: destination,
@@ -54,13 +60,13 @@ export async function fill(
     return
   }
   await sendSetupCalls(context, signed, destination)
-  const call = prepareFill(devnet, signed)
+  const call = prepare()
   const authorizationList = await getAuthorizations(devnet, signed, destination)
   // Before its EIP-7702 authorization applies the account has no code, so an eth_call would
   // revert; the sender's gas estimate (which carries the authorization) checks it instead.
   if (!authorizationList) {
     try {
-      await retryTransient(context, { what: 'simulate fill' }, call.simulate)
+      unwrap(await (early ?? startEarly(simulateFill)))
     } catch (error) {
       if (revertErrorName(error) === 'FillExpired' && getIntentRecord(context, id).status === 'PENDING') {
         await store.apply(id, { type: 'expired' })
