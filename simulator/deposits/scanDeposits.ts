@@ -10,7 +10,16 @@ export type ScanDepositsParameters = {
   chain: DepositChain
   /** Largest block range of one `scanBlocks` call. */
   maxBlockRange: bigint
+  /**
+   * Read the blocks after the cursor with the head (readHead). Worth it only while blocks come:
+   * each costs a request (and the node a lookup) in every pass, found or not; the watcher asks
+   * for it after a pass that found new blocks. Default true.
+   */
+  readAhead?: boolean | undefined
 }
+
+/** What one {@link scanDeposits} found: whether the chain had new blocks. */
+export type ScanDepositsReturnType = { newBlocks: boolean }
 
 /**
  * Scans one chain from its cursor to its head, in ranges of at most `maxBlockRange` blocks, and
@@ -23,20 +32,22 @@ export type ScanDepositsParameters = {
 export async function scanDeposits(
   context: DepositContext,
   parameters: ScanDepositsParameters,
-): Promise<void> {
-  const { chain, maxBlockRange } = parameters
+): Promise<ScanDepositsReturnType> {
+  const { chain, maxBlockRange, readAhead = true } = parameters
   const { store } = context
   const stored = store.cursors.get(chain.chainId)
   const relayers = [...context.chains.values()].map((c) => c.relayer.account.address)
   // The head, and the blocks after the cursor with it when they are there (one round trip).
-  // (None while no account is watched: scanBlocks reads nothing then either.)
+  // (None while no account is watched: scanBlocks reads nothing then either; none when not asked.)
   const { head, blocks } = await readHead({
     client: chain.publicClient,
-    next: stored === undefined || store.config.accounts().length === 0 ? undefined : stored + 1n,
+    next:
+      !readAhead || stored === undefined || store.config.accounts().length === 0 ? undefined : stored + 1n,
   })
   if (stored === undefined) {
     store.cursors.set(chain.chainId, head)
-    return store.save()
+    store.save()
+    return { newBlocks: false }
   }
   // A cursor ahead of the head: the chain went back under the watcher (`POST /_devnet/revert`, an
   // integrator's evm_revert), and blocks it mines now reuse numbers already scanned. Scan again
@@ -79,4 +90,5 @@ export async function scanDeposits(
     store.cursors.set(chain.chainId, to)
     store.save()
   }
+  return { newBlocks: head > stored }
 }

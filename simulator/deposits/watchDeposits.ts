@@ -35,6 +35,8 @@ export function watchDeposits(context: DepositContext, parameters: WatchDeposits
   const maxBlockRange = BigInt(parameters.maxBlockRange)
   const { store } = context
   let polling: Promise<void> | undefined
+  // Chains whose last pass found new blocks: the next pass reads ahead (scanDeposits' readAhead).
+  const active = new Set<number>()
   let timer: NodeJS.Timeout | undefined
   let running = false
 
@@ -47,7 +49,12 @@ export function watchDeposits(context: DepositContext, parameters: WatchDeposits
         // next pass looks at the deposits.
         throwFirst(
           await Promise.allSettled(
-            [...context.chains.values()].map((chain) => scanDeposits(context, { chain, maxBlockRange })),
+            [...context.chains.values()].map(async (chain) => {
+              const readAhead = active.has(chain.chainId)
+              const { newBlocks } = await scanDeposits(context, { chain, maxBlockRange, readAhead })
+              if (newBlocks) active.add(chain.chainId)
+              else active.delete(chain.chainId)
+            }),
           ),
         )
         const due = [...store.deposits.values()]
