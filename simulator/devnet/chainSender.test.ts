@@ -108,7 +108,11 @@ test("on the simulator's transport (keepAliveTransport, batch), the estimate and
   const to = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 8 }).address
   const hash = await sender.send({ to, data: '0x', value: parseEther('0.1') })
   // Estimate + block + priority fee, the nonce (first send only), the broadcast.
-  expect(methods.slice(0, 3).sort()).toEqual(['eth_estimateGas', 'eth_getBlockByNumber', 'eth_maxPriorityFeePerGas'])
+  expect(methods.slice(0, 3).sort()).toEqual([
+    'eth_estimateGas',
+    'eth_getBlockByNumber',
+    'eth_maxPriorityFeePerGas',
+  ])
   expect(methods.slice(3)).toEqual(['eth_getTransactionCount', 'eth_sendRawTransaction'])
   expect(roundTrips).toBe(3)
   expect((await sender.waitForReceipt(hash)).status).toBe('success')
