@@ -1,5 +1,5 @@
 import { type Chain, createPublicClient, type PublicClient, type Transport } from 'viem'
-import { keepAliveTransport } from './keepAliveTransport'
+import { keepAliveTransport } from '../../lib/keepAliveTransport'
 
 /** A chain the balance clients read (a DevnetChain fits). */
 export type BalanceClientChain = { chainId: number; chain: Chain; rpcUrl: string }

@@ -1,5 +1,5 @@
 import { ContractFunctionRevertedError, BaseError as ViemBaseError } from 'viem'
-import { RpcHttpError } from '../quoting/keepAliveTransport'
+import { RpcHttpError } from '../../lib/keepAliveTransport'
 
 /** True for errors a retry may cure (the node was unreachable), as opposed to a revert. */
 export function isTransient(error: unknown): boolean {

@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { ContractFunctionRevertedError, createPublicClient, HttpRequestError } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { keepAliveTransport } from '../quoting/keepAliveTransport'
+import { keepAliveTransport } from '../../lib/keepAliveTransport'
 import { isTransient } from './isTransient'
 import { retryTransient } from './retryTransient'
 

@@ -4,15 +4,17 @@
 // the sequential balance reads per second of this one (4-5x the CPU per read, and a setTimeout(0)
 // before each batch), 0.39-0.52x the coalesced 8-account reads, and 0.72-0.80x / 0.79-0.85x the
 // concurrent alps / blanc quotes. `fetchOptions: { keepalive: true }` did not help (undici keeps
-// sockets alive already). Re-run that bench before replacing it.
+// sockets alive already). Re-run that bench before replacing it. Used by the simulator (its
+// Anvils) and by the conformance runner (a target's chains, any EVM node: hence https and the
+// fallback when a node refuses batches).
 import { Agent } from 'node:http'
 import { custom, type Transport } from 'viem'
-import { localHttpPost } from '../../lib/localHttpPost'
-import { BaseError } from '../../spec/BaseError'
+import { BaseError } from './BaseError'
+import { localHttpPost } from './localHttpPost'
 
 /** A JSON-RPC answer that carries an error (viem maps `code` to its RPC error classes). */
 export class RpcAnswerError extends BaseError {
-  override name = 'Quote.RpcAnswerError'
+  override name = 'Rpc.AnswerError'
   readonly code: number
   /** The JSON-RPC error's `data`: revert bytes that viem decodes, so not the structured facts of BaseError. */
   // biome-ignore lint/suspicious/noExplicitAny: revert data is a hex string, where BaseError keeps a record
@@ -24,9 +26,15 @@ export class RpcAnswerError extends BaseError {
   }
 }
 
-/** An HTTP failure talking to a local RPC (status not 200, no JSON, timeout, connection refused). */
+/** An HTTP failure talking to an RPC (status not 200, no JSON, timeout, connection refused). */
 export class RpcHttpError extends BaseError {
-  override name = 'Quote.RpcHttpError'
+  override name = 'Rpc.HttpError'
+  /** The HTTP status, when the node answered one. */
+  readonly status: number | undefined
+  constructor(message: string, parameters: { cause?: unknown; status?: number | undefined } = {}) {
+    super(message, parameters.cause === undefined ? {} : { cause: parameters.cause })
+    this.status = parameters.status
+  }
 }
 
 /** Parameters of {@link keepAliveTransport}. */
@@ -51,6 +59,8 @@ export type KeepAliveTransportParameters = {
    * awaits it before the next).
    */
   batch?: boolean | { maxSize?: number | undefined; wait?: 'microtask' | 'turn' | undefined } | undefined
+  /** viem's retries of a failed request (its `shouldRetry`: rate limits, HTTP 5xx, …). Default 0. */
+  retryCount?: number | undefined
 }
 
 type JsonRpcAnswer = {
@@ -64,29 +74,36 @@ type Queued = {
   reject: (error: unknown) => void
 }
 
+/** What `send` makes of a batch the node refused by its HTTP status. */
+const REFUSED = Symbol('refused')
+
 /** Most requests in one JSON-RPC batch (more go in the next POST). */
 const DEFAULT_MAX_BATCH = 256
 
 /**
- * A viem transport for a local `http://` JSON-RPC endpoint (the devnet's Anvils): one JSON-RPC
- * request per HTTP POST over keep-alive sockets of `node:http`. viem still builds every call
- * and decodes every answer; only the HTTP hop is lighter than its `http()` transport over
- * `fetch`, whose WHATWG Request, Headers, AbortSignal and stream objects cost about as much CPU as
- * the quote's signature. No retries. Without `batch` one `request` is exactly one round trip; with
- * it, the requests of one synchronous run share one (each still gets its own answer or error).
+ * A viem transport for a JSON-RPC endpoint: one JSON-RPC request per HTTP POST, for `http://`
+ * over keep-alive sockets of `node:http` (the devnet's Anvils, a target's local chains), for
+ * `https://` through `fetch` (a remote RPC). viem still builds every call and decodes every
+ * answer; only the HTTP hop is lighter than its `http()` transport over `fetch`, whose WHATWG
+ * Request, Headers, AbortSignal and stream objects cost about as much CPU as the quote's
+ * signature. Without `batch` one `request` is exactly one round trip; with it, the requests of
+ * one synchronous run share one (each still gets its own answer or error). A node that refuses
+ * a batch whole (one error object, or an HTTP 4xx, instead of an array of answers: it ran none of
+ * them) gets them again one per request, and every later request singly.
  */
 export function keepAliveTransport(rpcUrl: string, parameters: KeepAliveTransportParameters = {}): Transport {
   const url = new URL(rpcUrl)
-  if (url.protocol !== 'http:')
-    throw new RpcHttpError(`keepAliveTransport needs an http:// URL, got ${rpcUrl}.`)
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 })
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new RpcHttpError(`keepAliveTransport needs an http:// or https:// URL, got ${rpcUrl}.`)
+  const agent = url.protocol === 'http:' ? new Agent({ keepAlive: true, maxSockets: 64 }) : undefined
   const timeoutMs = parameters.timeoutMs ?? 10_000
   let id = 0
+  /** Set once the node refused a batch: every later request goes alone. */
+  let batchRefused = false
 
-  async function post(body: string): Promise<string> {
-    let answer: Awaited<ReturnType<typeof localHttpPost>>
-    try {
-      answer = await localHttpPost({
+  async function answerOf(body: string): Promise<{ status: number; text: string }> {
+    if (agent)
+      return localHttpPost({
         agent,
         url,
         body,
@@ -94,12 +111,31 @@ export function keepAliveTransport(rpcUrl: string, parameters: KeepAliveTranspor
         timeoutMs,
         timeoutError: () => new RpcHttpError(`RPC ${rpcUrl} did not answer within ${timeoutMs} ms.`),
       })
+    const response = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+      signal: AbortSignal.timeout(timeoutMs),
+    }).catch((error: unknown) => {
+      throw (error as Error).name === 'TimeoutError'
+        ? new RpcHttpError(`RPC ${rpcUrl} did not answer within ${timeoutMs} ms.`)
+        : error
+    })
+    return { status: response.status, text: await response.text() }
+  }
+
+  async function post(body: string): Promise<string> {
+    let answer: { status: number; text: string }
+    try {
+      answer = await answerOf(body)
     } catch (error) {
       if (error instanceof RpcHttpError) throw error
       throw new RpcHttpError(`RPC ${rpcUrl}: ${(error as Error).message}`, { cause: error })
     }
     if (answer.status !== 200)
-      throw new RpcHttpError(`RPC ${rpcUrl} answered HTTP ${answer.status}: ${answer.text.slice(0, 200)}`)
+      throw new RpcHttpError(`RPC ${rpcUrl} answered HTTP ${answer.status}: ${answer.text.slice(0, 200)}`, {
+        status: answer.status,
+      })
     return answer.text
   }
 
@@ -140,13 +176,28 @@ export function keepAliveTransport(rpcUrl: string, parameters: KeepAliveTranspor
     }
     parameters.onRoundTrip?.()
     try {
-      const answers = parse(await post(JSON.stringify(batch.map((q) => q.body))))
-      // A server that refuses batches answers one error object for the whole request.
-      if (!Array.isArray(answers)) {
-        const error = (answers as JsonRpcAnswer | null)?.error
+      const answers = await post(JSON.stringify(batch.map((q) => q.body))).then(parse, (error: unknown) => {
+        // Refused by its HTTP status (400 Bad Request, 405, 413, 415, …): sent again one by one.
+        // Not 429 (too many requests: viem's retry waits) nor 5xx (it may have run some).
+        const status = error instanceof RpcHttpError ? error.status : undefined
+        if (status !== undefined && status < 500 && status !== 429) return REFUSED
         throw error
-          ? new RpcAnswerError(error)
-          : new RpcHttpError(`RPC ${rpcUrl} answered a JSON-RPC batch with something that is not an array.`)
+      })
+      // A server that refuses batches answers one error object for the whole request (geth: in
+      // an array of one, with no id).
+      const whole =
+        Array.isArray(answers) && answers.length === 1 && batch.length > 1 && answers[0]?.id == null
+          ? answers[0]
+          : answers
+      if (!Array.isArray(whole)) {
+        const error = (whole as JsonRpcAnswer | null)?.error
+        if (whole !== REFUSED && !error)
+          throw new RpcHttpError(
+            `RPC ${rpcUrl} answered a JSON-RPC batch with something that is not an array.`,
+          )
+        batchRefused = true
+        for (const q of batch) void single(q.body.method, q.body.params).then(q.resolve, q.reject)
+        return
       }
       const byId = new Map<unknown, JsonRpcAnswer>()
       for (const answer of answers as JsonRpcAnswer[]) byId.set(answer?.id, answer)
@@ -193,8 +244,9 @@ export function keepAliveTransport(rpcUrl: string, parameters: KeepAliveTranspor
 
   return custom(
     {
-      request: ({ method, params }) => (parameters.batch ? enqueue(method, params) : single(method, params)),
+      request: ({ method, params }) =>
+        parameters.batch && !batchRefused ? enqueue(method, params) : single(method, params),
     },
-    { key: 'keepAlive', name: 'Keep-alive HTTP JSON-RPC', retryCount: 0 },
+    { key: 'keepAlive', name: 'Keep-alive HTTP JSON-RPC', retryCount: parameters.retryCount ?? 0 },
   )
 }

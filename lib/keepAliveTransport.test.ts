@@ -64,10 +64,12 @@ test('one HTTP request per call, counted; JSON-RPC errors, HTTP errors and non-J
   expect(seen).toHaveLength(4)
 })
 
-test('a refused connection rejects, and only http:// URLs are accepted', async () => {
+test('a refused connection rejects, and only http:// and https:// URLs are accepted', async () => {
   const client = createPublicClient({ chain: mainnet, transport: keepAliveTransport('http://127.0.0.1:1') })
   await expect(client.getChainId()).rejects.toThrow(/127\.0\.0\.1:1/)
-  expect(() => keepAliveTransport('https://example.org')).toThrow(/http:\/\//)
+  const tls = createPublicClient({ chain: mainnet, transport: keepAliveTransport('https://127.0.0.1:1') })
+  await expect(tls.getChainId()).rejects.toThrow(/https:\/\/127\.0\.0\.1:1/)
+  expect(() => keepAliveTransport('ws://example.org')).toThrow(/http:\/\/ or https:\/\//)
 })
 
 test('batch: the calls of one synchronous run share one HTTP request, each with its own answer or error', async () => {
@@ -103,20 +105,70 @@ test('batch: the calls of one synchronous run share one HTTP request, each with 
   expect((seen.slice(2) as unknown[][]).map((b) => b.length)).toEqual([4, 2])
 })
 
-test('batch: a refused batch rejects every call in it; an unanswered call rejects alone', async () => {
-  const client = createPublicClient({ chain: mainnet, transport: keepAliveTransport(url, { batch: true }) })
-  const refused = await Promise.allSettled([
-    client.getGasPrice(),
-    client.call({ to: `0x${'22'.repeat(20)}`, data: '0x01' }),
-  ])
-  expect(refused.map((r) => r.status)).toEqual(['rejected', 'rejected'])
-  expect(String((refused[1] as PromiseRejectedResult).reason)).toMatch(/no batches/)
+test('batch: a refused batch is sent again one request each, and so is every later call; an unanswered call rejects alone', async () => {
+  let trips = 0
+  const client = createPublicClient({
+    chain: mainnet,
+    transport: keepAliveTransport(url, { batch: true, onRoundTrip: () => trips++ }),
+  })
   const partial = await Promise.allSettled([
     client.getBlockNumber({ cacheTime: 0 }),
     client.call({ to: `0x${'22'.repeat(20)}`, data: '0x02' }),
   ])
   expect(String((partial[0] as PromiseRejectedResult).reason)).toMatch(/unanswered/)
   expect(partial[1]).toEqual({ status: 'fulfilled', value: { data: '0x02' } })
+  seen.length = 0
+  trips = 0
+  // The server refuses a batch holding eth_gasPrice (one error object): each call goes again
+  // alone, with its own answer (eth_gasPrice's: HTTP 502).
+  const refused = await Promise.allSettled([
+    client.getGasPrice(),
+    client.call({ to: `0x${'22'.repeat(20)}`, data: '0x01' }),
+  ])
+  expect(String((refused[0] as PromiseRejectedResult).reason)).toMatch(/HTTP 502/)
+  expect(refused[1]).toEqual({ status: 'fulfilled', value: { data: '0x01' } })
+  expect(seen.map((s) => (Array.isArray(s) ? 'batch' : (s as { method: string }).method))).toEqual([
+    'batch',
+    'eth_gasPrice',
+    'eth_call',
+  ])
+  // From then on, no batch.
+  seen.length = 0
+  const two = await Promise.all(
+    ['0x05', '0x06'].map((data) => client.call({ to: `0x${'22'.repeat(20)}`, data: data as `0x${string}` })),
+  )
+  expect(two).toEqual([{ data: '0x05' }, { data: '0x06' }])
+  expect(seen.every((s) => !Array.isArray(s))).toBe(true)
+  expect(trips).toBe(5)
+})
+
+test('batch: a batch refused by its HTTP status (4xx) is sent again one request each', async () => {
+  const refusing = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c) => {
+      body += c
+    })
+    req.on('end', () => {
+      const call = JSON.parse(body)
+      if (Array.isArray(call)) return res.writeHead(400).end('batches are not served')
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: call.params[0].data }))
+    })
+  })
+  await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve))
+  try {
+    const client = createPublicClient({
+      chain: mainnet,
+      transport: keepAliveTransport(`http://127.0.0.1:${(refusing.address() as AddressInfo).port}`, {
+        batch: true,
+      }),
+    })
+    const to = `0x${'22'.repeat(20)}` as const
+    expect(await Promise.all([client.call({ to, data: '0x07' }), client.call({ to, data: '0x08' })])).toEqual(
+      [{ data: '0x07' }, { data: '0x08' }],
+    )
+  } finally {
+    await new Promise<void>((resolve) => refusing.close(() => resolve()))
+  }
 })
 
 test("batch wait: 'turn' (the default) gathers the calls of one turn of the event loop, 'microtask' those of one synchronous run", async () => {
