@@ -74,6 +74,13 @@ type Queued = {
   reject: (error: unknown) => void
 }
 
+/**
+ * Methods the node answers only once something happened (eth_sendRawTransactionSync: once the
+ * transaction is mined, up to its own time limit): always sent alone, or they would hold back
+ * every other answer of their batch.
+ */
+const WAITING_METHODS: ReadonlySet<string> = new Set(['eth_sendRawTransactionSync'])
+
 /** What `send` makes of a batch the node refused by its HTTP status. */
 const REFUSED = Symbol('refused')
 
@@ -245,7 +252,9 @@ export function keepAliveTransport(rpcUrl: string, parameters: KeepAliveTranspor
   return custom(
     {
       request: ({ method, params }) =>
-        parameters.batch && !batchRefused ? enqueue(method, params) : single(method, params),
+        parameters.batch && !batchRefused && !WAITING_METHODS.has(method)
+          ? enqueue(method, params)
+          : single(method, params),
     },
     { key: 'keepAlive', name: 'Keep-alive HTTP JSON-RPC', retryCount: parameters.retryCount ?? 0 },
   )

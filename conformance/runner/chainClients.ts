@@ -3,14 +3,14 @@ import {
   createPublicClient,
   defineChain,
   type Hex,
-  type HttpTransport,
-  http,
   type PublicClient,
+  type Transport,
 } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
+import { keepAliveTransport } from '../../lib/keepAliveTransport'
 import { nativeSigningAccount } from '../../lib/nativeSign'
-import { nodeHttpFetch } from '../../lib/nodeHttpFetch'
 import { BaseError } from '../../spec/BaseError'
+import { syncSendTransport } from './syncSendTransport'
 import type { TargetCapabilities } from './types'
 
 // The runner's chain clients and signing accounts, made once per process and shared by every
@@ -27,8 +27,8 @@ const clients = new Map<string, ChainClients>()
 /** One chain of the target as the runner talks to it: its viem chain, transport and public client. */
 export type ChainClients = {
   chain: Chain
-  transport: HttpTransport
-  publicClient: PublicClient<HttpTransport, Chain>
+  transport: Transport
+  publicClient: PublicClient<Transport, Chain>
 }
 
 /** The clients of one of the target's chains; throws ChainActionError for a chain the target does not have. */
@@ -54,9 +54,11 @@ function makeClients(chainId: number, rpcUrl: string): ChainClients {
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   })
-  // Plain http over node:http keep-alive sockets (lib/nodeHttpFetch.ts): Node's fetch costs
-  // several times the CPU per call. https goes through fetch as before.
-  const transport = http(rpcUrl, rpcUrl.startsWith('http:') ? { fetchFn: nodeHttpFetch() } : {})
+  // JSON-RPC over node:http keep-alive sockets (https: through fetch), the calls of one
+  // synchronous run in one batch (a node that refuses batches gets them one by one); viem's
+  // retries as its http() transport has them. A transaction is sent with its receipt in one
+  // round trip where the node can (syncSendTransport.ts).
+  const transport = syncSendTransport(keepAliveTransport(rpcUrl, { batch: true, retryCount: 3 }))
   return { chain, transport, publicClient: createPublicClient({ chain, transport }) }
 }
 
