@@ -194,3 +194,37 @@ test("batch wait: 'turn' (the default) gathers the calls of one turn of the even
     expect({ wait, trips }).toEqual({ wait, trips: expected })
   }
 })
+
+test("viemErrors: failures as viem's http() throws them, so its retries are http()'s (a revert is not retried, HTTP 502 is)", async () => {
+  let trips = 0
+  const client = createPublicClient({
+    chain: mainnet,
+    transport: keepAliveTransport(url, {
+      onRoundTrip: () => trips++,
+      retryCount: 2,
+      viemErrors: true,
+      batch: true,
+    }),
+  })
+  // eth_blockNumber answers -32601 alone: viem's MethodNotFoundRpcError, not retried.
+  const missing = await client.getBlockNumber({ cacheTime: 0 }).catch((e: Error) => e)
+  expect((missing as { name: string }).name).toBe('MethodNotFoundRpcError')
+  expect(trips).toBe(1)
+  // A revert in a batch (code 3): RpcRequestError with the node's code and message, not retried.
+  const to = `0x${'22'.repeat(20)}` as const
+  trips = 0
+  const [reverted] = await Promise.allSettled([
+    client.call({ to, data: '0xdead' }),
+    client.call({ to, data: '0x01' }),
+  ])
+  const cause = (reverted as PromiseRejectedResult).reason.walk(
+    (e: { name: string }) => e.name === 'RpcRequestError',
+  )
+  expect(cause).toMatchObject({ code: 3, details: 'execution reverted' })
+  expect(trips).toBe(1)
+  // HTTP 502: viem's HttpRequestError with its status, retried (1 + 2).
+  trips = 0
+  const bad = await client.getGasPrice().catch((e: Error) => e)
+  expect(bad).toMatchObject({ name: 'HttpRequestError', status: 502 })
+  expect(trips).toBe(3)
+})

@@ -8,7 +8,7 @@
 // Anvils) and by the conformance runner (a target's chains, any EVM node: hence https and the
 // fallback when a node refuses batches).
 import { Agent } from 'node:http'
-import { custom, type Transport } from 'viem'
+import { custom, HttpRequestError, RpcRequestError, TimeoutError, type Transport } from 'viem'
 import { BaseError } from './BaseError'
 import { localHttpPost } from './localHttpPost'
 
@@ -37,6 +37,11 @@ export class RpcHttpError extends BaseError {
   }
 }
 
+/** No answer within the transport's time limit. */
+export class RpcTimeoutError extends RpcHttpError {
+  override name = 'Rpc.TimeoutError'
+}
+
 /** Parameters of {@link keepAliveTransport}. */
 export type KeepAliveTransportParameters = {
   /** Called once per HTTP request, before it is sent. */
@@ -61,6 +66,14 @@ export type KeepAliveTransportParameters = {
   batch?: boolean | { maxSize?: number | undefined; wait?: 'microtask' | 'turn' | undefined } | undefined
   /** viem's retries of a failed request (its `shouldRetry`: rate limits, HTTP 5xx, …). Default 0. */
   retryCount?: number | undefined
+  /**
+   * Fail as viem's own `http()` transport fails (RpcRequestError for a JSON-RPC error,
+   * HttpRequestError, TimeoutError) rather than with {@link RpcAnswerError} / {@link RpcHttpError}:
+   * viem's retries (its `shouldRetry` reads those classes) and error messages are then those of
+   * `http()`. Without it, an error code viem has no class for (3, a revert) becomes an
+   * UnknownRpcError, which viem retries. Default false.
+   */
+  viemErrors?: boolean | undefined
 }
 
 type JsonRpcAnswer = {
@@ -116,7 +129,7 @@ export function keepAliveTransport(rpcUrl: string, parameters: KeepAliveTranspor
         body,
         headers: { 'content-type': 'application/json' },
         timeoutMs,
-        timeoutError: () => new RpcHttpError(`RPC ${rpcUrl} did not answer within ${timeoutMs} ms.`),
+        timeoutError: () => new RpcTimeoutError(`RPC ${rpcUrl} did not answer within ${timeoutMs} ms.`),
       })
     const response = await fetch(url, {
       method: 'POST',
@@ -125,7 +138,7 @@ export function keepAliveTransport(rpcUrl: string, parameters: KeepAliveTranspor
       signal: AbortSignal.timeout(timeoutMs),
     }).catch((error: unknown) => {
       throw (error as Error).name === 'TimeoutError'
-        ? new RpcHttpError(`RPC ${rpcUrl} did not answer within ${timeoutMs} ms.`)
+        ? new RpcTimeoutError(`RPC ${rpcUrl} did not answer within ${timeoutMs} ms.`)
         : error
     })
     return { status: response.status, text: await response.text() }
@@ -249,12 +262,37 @@ export function keepAliveTransport(rpcUrl: string, parameters: KeepAliveTranspor
     })
   }
 
+  const request = (method: string, params: unknown) =>
+    parameters.batch && !batchRefused && !WAITING_METHODS.has(method)
+      ? enqueue(method, params)
+      : single(method, params)
+  /** An error of this module as viem's `http()` throws it. */
+  const asViemError = (error: unknown, body: { method: string; params: unknown }) => {
+    if (error instanceof RpcAnswerError)
+      return new RpcRequestError({
+        body,
+        error: { code: error.code, message: error.shortMessage, data: error.data },
+        url: rpcUrl,
+      })
+    if (error instanceof RpcTimeoutError) return new TimeoutError({ body, url: rpcUrl })
+    if (error instanceof RpcHttpError)
+      return new HttpRequestError({
+        body,
+        cause: error.cause instanceof Error ? error.cause : undefined,
+        details: error.shortMessage,
+        status: error.status,
+        url: rpcUrl,
+      })
+    return error
+  }
   return custom(
     {
       request: ({ method, params }) =>
-        parameters.batch && !batchRefused && !WAITING_METHODS.has(method)
-          ? enqueue(method, params)
-          : single(method, params),
+        parameters.viemErrors
+          ? request(method, params).catch((error: unknown) => {
+              throw asViemError(error, { method, params })
+            })
+          : request(method, params),
     },
     { key: 'keepAlive', name: 'Keep-alive HTTP JSON-RPC', retryCount: parameters.retryCount ?? 0 },
   )

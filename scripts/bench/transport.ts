@@ -20,6 +20,7 @@
 import { loadavg } from 'node:os'
 import { http, parseUnits } from 'viem'
 import { tokensByChain } from '../../contracts/addresses'
+import { nodeHttpFetch } from '../../lib/nodeHttpFetch'
 import { startDevnet } from '../../simulator/devnet/startDevnet'
 import { createPriceTable } from '../../simulator/prices/prices'
 import {
@@ -47,6 +48,22 @@ const rounds = argument('rounds', 5)
 const variants: { name: string; transport: BalanceTransport }[] = [
   // What createBalanceClients ships (keepAliveTransport with batch), exactly.
   { name: 'keepAliveTransport (node:http)', transport: balanceTransport },
+  {
+    // What the conformance runner used until issue 29's fifth session (without batch), counted in
+    // the fetchFn: viem's onFetchRequest would build a WHATWG Request per call.
+    name: 'viem http({ batch: true, fetchFn: nodeHttpFetch() })',
+    transport: (rpcUrl, onRoundTrip) => {
+      const fetchFn = nodeHttpFetch()
+      return http(rpcUrl, {
+        batch: true,
+        retryCount: 0,
+        fetchFn: ((input: string | URL | Request, init?: RequestInit) => {
+          onRoundTrip?.()
+          return fetchFn(input, init)
+        }) as typeof fetchFn,
+      })
+    },
+  },
   {
     name: 'viem http({ batch: true })',
     transport: (rpcUrl, onRoundTrip) =>
