@@ -24,3 +24,25 @@ describe('interpolate', () => {
     expect(() => interpolate('${intentId.length}', vars)).toThrow(UnknownVariableError)
   })
 })
+
+describe('interpolate copies', () => {
+  test('a part without placeholders is a copy, not the step itself; __proto__ stays an own field', () => {
+    const step = JSON.parse(
+      '{"body":{"pad":[[0,1],[2]],"__proto__":{"polluted":true},"a":"${intentId}"},"expect":{"x":[1,{"y":"z"}]}}',
+    )
+    const first = interpolate(step, { intentId: '42' })
+    const again = interpolate(step, { intentId: '43' })
+    expect(first).toEqual(
+      JSON.parse(
+        '{"body":{"pad":[[0,1],[2]],"__proto__":{"polluted":true},"a":"42"},"expect":{"x":[1,{"y":"z"}]}}',
+      ),
+    )
+    expect(again.body.a).toBe('43')
+    expect(first.expect).not.toBe(step.expect)
+    expect(first.expect.x[1]).not.toBe(step.expect.x[1])
+    expect(first.body.pad).not.toBe(step.body.pad)
+    expect(Object.hasOwn(first.body, '__proto__')).toBe(true)
+    expect(Object.getPrototypeOf(first.body)).toBe(Object.prototype)
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined()
+  })
+})

@@ -27,6 +27,7 @@ export function interpolate<T>(value: T, vars: Variables): T {
   }
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
+      if (!v.includes('${')) return v
       const whole = /^\$\{([\w.-]+)\}$/.exec(v)
       if (whole?.[1]) return lookup(whole[1])
       return v.replace(PLACEHOLDER, (_, name: string) => {
@@ -34,12 +35,53 @@ export function interpolate<T>(value: T, vars: Variables): T {
         return typeof found === 'string' ? found : JSON.stringify(found)
       })
     }
+    if (typeof v !== 'object' || v === null) return v
+    // A part without placeholders (most of a step: a schema name, a matcher, a body's constants)
+    // is copied as is, without looking at its strings again.
+    if (isConstant(v)) return copy(v)
     if (Array.isArray(v)) return v.map(walk)
-    if (typeof v === 'object' && v !== null)
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
-    return v
+    const out: Record<string, unknown> = {}
+    for (const key of Object.keys(v)) put(out, key, walk((v as Record<string, unknown>)[key]))
+    return out
   }
   return walk(value) as T
+}
+
+/**
+ * Whether a part of a step has no placeholder anywhere in it, remembered per object: a loaded
+ * scenario's steps are interpolated again on every run and every poll, and most of their parts
+ * (and all of errors.devnet-validation's 100 000-value body) have none.
+ */
+const constant = new WeakMap<object, boolean>()
+function isConstant(v: object): boolean {
+  let known = constant.get(v)
+  if (known === undefined) {
+    known = Object.values(v).every((x) =>
+      typeof x === 'string' ? !x.includes('${') : typeof x !== 'object' || x === null || isConstant(x),
+    )
+    constant.set(v, known)
+  }
+  return known
+}
+
+/** A deep copy of plain JSON-like data (arrays, objects, primitives), as the walk makes it. */
+function copy(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v
+  if (Array.isArray(v)) {
+    const out = new Array<unknown>(v.length)
+    for (let i = 0; i < v.length; i++) out[i] = copy(v[i])
+    return out
+  }
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(v)) put(out, key, copy((v as Record<string, unknown>)[key]))
+  return out
+}
+
+/** `out[key] = value`, also for a key named `__proto__` (an own field, as Object.fromEntries makes it). */
+function put(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(out, key, { value, enumerable: true, configurable: true, writable: true })
+  else out[key] = value
 }
 
 /**
