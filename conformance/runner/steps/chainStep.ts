@@ -182,19 +182,30 @@ async function checkReceipts(
     message: list.length > 0 ? undefined : 'no transactions to check',
   })
   if (!listed) return
-  for (const [i, item] of list.entries()) {
-    const hash = readPath(item, action.hashField).value
-    const chainId = readPath(item, action.chainIdField).value
-    const result =
+  // Looked up side by side (the transport batches the first look of each), checked in order, as
+  // when they were looked up one after the other.
+  const items = list.map((item) => ({
+    hash: readPath(item, action.hashField).value,
+    chainId: readPath(item, action.chainIdField).value,
+  }))
+  const results = await Promise.allSettled(
+    items.map(({ hash, chainId }, i) =>
       typeof hash === 'string' && (typeof chainId === 'number' || typeof chainId === 'string')
-        ? await runChainAction(context.caps, {
+        ? runChainAction(context.caps, {
             action: 'receipt',
             chainId,
             hash,
             expectStatus: action.expectStatus,
             timeoutSeconds: action.timeoutSeconds,
           })
-        : { status: undefined, error: `item ${i} has no ${action.hashField} and ${action.chainIdField}` }
+        : { status: undefined, error: `item ${i} has no ${action.hashField} and ${action.chainIdField}` },
+    ),
+  )
+  for (const [i, { hash, chainId }] of items.entries()) {
+    const settled = results[i] as PromiseSettledResult<Awaited<ReturnType<typeof runChainAction>>>
+    // A look-up that threw fails the step there, after the checks of the items before it.
+    if (settled.status === 'rejected') throw settled.reason
+    const result = settled.value
     const ok = result.status === action.expectStatus
     const seen = `${String(hash)} on chain ${String(chainId)}`
     check(`receipt ${i}`, ok, {
