@@ -25,7 +25,7 @@ export type LocalHttpPostParameters = {
 /**
  * One HTTP POST to a local `http://` endpoint (the devnet's Anvils) over `node:http`, the answer
  * read whole. The one HTTP hop of our two JSON-RPC paths: keepAliveTransport (quoting's balance
- * reads) and nodeHttpFetch (viem's `fetchFn` for the devnet's clients and the conformance runner's). Hand-written rather than
+ * reads, the conformance runner's chain clients) and nodeHttpFetch (viem's `fetchFn` for the devnet's clients). Hand-written rather than
  * Node's `fetch` (undici), which builds a dispatcher, WHATWG Request/Response and body streams per
  * request: several times the CPU per call (BENCHMARKS.md, "Balance-read transport", "Fast start").
  *
