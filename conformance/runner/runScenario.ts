@@ -6,6 +6,7 @@ import { notApplicableReason } from './notApplicableReason'
 import { createCheckRecorder } from './recordCheck'
 import type { ScenarioContext } from './scenarioContext'
 import { aloneSteps } from './schedule'
+import { capturedBy, namesAny } from './stepNames'
 import { runStep } from './steps/stepHandlers'
 import type { StepRun } from './steps/stepRun'
 import type { CheckResult, ScenarioResult } from './types'
@@ -164,20 +165,4 @@ async function attemptStep(step: Step, run: StepRun): Promise<void> {
 /** "1 step not run", "3 steps not run". */
 function notRunSteps(count: number): string {
   return `${count} step${count === 1 ? '' : 's'} not run`
-}
-
-/** The variables a step captures: its `capture` names and its `captureAs`. */
-export function capturedBy(step: Step): string[] {
-  const names: string[] = []
-  if ('capture' in step && step.capture) names.push(...Object.keys(step.capture))
-  if ('captureAs' in step && typeof step.captureAs === 'string') names.push(step.captureAs)
-  return names
-}
-
-/** Whether a step names one of `names` (`${name}`, or a path into it: `${name.field}`). */
-export function namesAny(step: Step, names: ReadonlySet<string>): boolean {
-  if (names.size === 0) return false
-  for (const match of JSON.stringify(step).matchAll(/\$\{([\w-]+)[\w.-]*\}/g))
-    if (names.has(match[1] as string)) return true
-  return false
 }

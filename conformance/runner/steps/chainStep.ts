@@ -6,6 +6,7 @@ import { interpolate } from '../interpolate'
 import { applyMatcher, readPath } from '../matchers'
 import { NotApplicableError } from '../notApplicableError'
 import type { RecordCheck } from '../recordCheck'
+import { chainIdOf, firstRead, forgetReadsAhead } from './readAhead'
 import { type StepRun, seconds } from './stepRun'
 
 /**
@@ -38,12 +39,6 @@ type SetupAction = Extract<
   { action: 'transfer' | 'approve' | 'depositCompact' | 'sendTransaction' | 'deploy' }
 >
 const isSetup = (action: ChainAction): action is SetupAction => SETUP_ACTIONS.has(action.action)
-
-/** A chain id as a number, also when an answer wrote it as CAIP-2 (`eip155:8453`). */
-function chainIdOf(value: number | string): number | string {
-  const caip2 = typeof value === 'string' ? /^eip155:(\d+)$/.exec(value) : null
-  return caip2 ? Number(caip2[1]) : value
-}
 
 /**
  * `chain`: carries out a chain action over viem (a transaction, a receipt or a balance to read)
@@ -91,7 +86,11 @@ export async function chainStep(step: ChainStep, run: StepRun): Promise<void> {
     let balance: string | undefined
     let outcome: ReturnType<typeof applyMatcher> = { ok: true }
     for (let attempt = 0; ; attempt++) {
-      balance = (await runChainAction(context.caps, action)).balance?.toString()
+      // Read again: the reads made ahead of the next steps are older than this one.
+      if (attempt === 1) forgetReadsAhead(run)
+      balance = (
+        await (attempt === 0 ? firstRead(step, action, run) : runChainAction(context.caps, action))
+      ).balance?.toString()
       if (action.expect) outcome = applyMatcher({ found: true, value: balance }, action.expect)
       // Soon at first (a payout often lands within milliseconds), then less often.
       const pause = Math.min(BALANCE_POLL_MS, FIRST_BALANCE_POLL_MS * 2 ** attempt)
@@ -111,7 +110,9 @@ export async function chainStep(step: ChainStep, run: StepRun): Promise<void> {
       })
     return
   }
-  const result = await runChainAction(context.caps, action)
+  const result = await (action.action === 'readContract'
+    ? firstRead(step, action, run)
+    : runChainAction(context.caps, action))
   if (action.action === 'readContract') {
     const { value } = result
     if (action.captureAs) vars[action.captureAs] = value
