@@ -60,13 +60,16 @@ function makeClients(chainId: number, rpcUrl: string): ChainClients {
 
 /**
  * The transport of a target's chain: JSON-RPC over node:http keep-alive sockets (https: through
- * fetch), the calls of one synchronous run in one batch (a node that refuses batches gets them one
- * by one), viem's retries and error classes as its http() has them (viemErrors); a transaction is
+ * fetch), the calls of one synchronous run in one batch (`wait: 'microtask'`: the runner's reads
+ * side by side start in one run, and a lone call leaves at once; a node that refuses batches gets
+ * them one by one), viem's retries and error classes as its http() has them (viemErrors); a transaction is
  * sent with its receipt in one round trip where the node can (syncSendTransport.ts). Half the CPU
  * per round trip of viem's http() over nodeHttpFetch (BENCHMARKS.md, "Runner round trips").
  */
 export function chainTransport(rpcUrl: string): Transport {
-  return syncSendTransport(keepAliveTransport(rpcUrl, { batch: true, retryCount: 3, viemErrors: true }))
+  return syncSendTransport(
+    keepAliveTransport(rpcUrl, { batch: { wait: 'microtask' }, retryCount: 3, viemErrors: true }),
+  )
 }
 
 /** Accounts of the target's funded keys, made once per run rather than once per step (deriving the address is the costly part). */

@@ -1,9 +1,9 @@
 import { createPublicClient, createWalletClient, defineChain, parseEther } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { keepAliveTransport } from '../../lib/keepAliveTransport'
 import { type AnvilInstance, startAnvil } from '../devnet/anvil'
 import { DEV_MNEMONIC } from '../devnet/keys'
-import { keepAliveTransport } from '../quoting/keepAliveTransport'
 import { minedAt } from './minedAt'
 
 let anvil: AnvilInstance
