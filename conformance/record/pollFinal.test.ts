@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { finalStatuses } from './pollFinal'
+import { finalStatuses, settlementInProgress } from './pollFinal'
 
 describe('finalStatuses: where a replayed poll ends', () => {
   it('an intent: any terminal status, and any status past the recorded one', () => {
@@ -39,5 +39,19 @@ describe('finalStatuses: where a replayed poll ends', () => {
     expect(finalStatuses({ balance: '1' })).toBeUndefined()
     expect(finalStatuses([{ status: 'completed' }])).toBeUndefined()
     expect(finalStatuses('COMPLETED')).toBeUndefined()
+  })
+})
+
+describe('settlementInProgress: an intent status in an answer that is not polled', () => {
+  it('any status on the way to completion replays one recorded on that way', () => {
+    for (const status of ['PENDING', 'PRECONFIRMED', 'FILLED', 'CLAIMED', 'COMPLETED'])
+      expect(settlementInProgress(status)).toEqual({
+        oneOf: ['PENDING', 'PRECONFIRMED', 'CLAIMED', 'FILLED', 'COMPLETED'],
+      })
+  })
+
+  it('a failure, an expiry, a deposit status or no string is expected as recorded', () => {
+    for (const status of ['FAILED', 'EXPIRED', 'processing', 'completed', 1, null])
+      expect(settlementInProgress(status)).toBeUndefined()
   })
 })

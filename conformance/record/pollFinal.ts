@@ -66,3 +66,20 @@ function finalOf(status: string): string[] {
 
 /** A key as a JSON Pointer segment (RFC 6901). */
 const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')
+
+/**
+ * What a replay expects of an intent's `status` in an answer that is not polled (a submit
+ * answered with an intent that already exists, as `intents.accept-duplicate` answers): how far
+ * its settlement got when the answer was made is a matter of timing, so any status on the way to
+ * completion (PENDING, PRECONFIRMED, CLAIMED, FILLED, COMPLETED) replays one recorded on that
+ * way; a failure or an expiry is not on it and is expected as recorded. Undefined for any other
+ * status.
+ *
+ * @example
+ * settlementInProgress('PRECONFIRMED') // { oneOf: ['PENDING', 'PRECONFIRMED', 'CLAIMED', 'FILLED', 'COMPLETED'] }
+ * settlementInProgress('FAILED') // undefined
+ */
+export function settlementInProgress(status: unknown): Matcher | undefined {
+  if (typeof status !== 'string' || !(status in INTENT_PROGRESS)) return undefined
+  return { oneOf: Object.keys(INTENT_PROGRESS) }
+}
