@@ -34,6 +34,8 @@ export type ChainActionResult = {
   value?: unknown
   /** Why a transaction reverted or could not be sent (a decoded revert when the ABI knows it). */
   error?: string | undefined
+  /** The block-wide index of the receipt's first log (a token transfer's `Transfer`), if it has one. */
+  logIndex?: number | undefined
 }
 
 function address(value: string, what: string): Address {
@@ -301,7 +303,7 @@ async function sendAs(
     timeout: 30_000,
     pollingInterval: RECEIPT_POLL_MS,
   })
-  return { hash, status: receipt.status, from: account.address }
+  return { hash, status: receipt.status, from: account.address, logIndex: receipt.logs[0]?.logIndex }
 }
 
 /**

@@ -154,8 +154,12 @@ export const ChainStep = z.strictObject({
       captureAs: z.string().optional(),
     }),
   ]),
-  /** name → `hash`, `status` or `from` of the receipt (`address`: the contract a `deploy` created). */
-  capture: z.record(z.string(), z.enum(['hash', 'status', 'from', 'address'])).optional(),
+  /**
+   * name → `hash`, `status` or `from` of the receipt (`address`: the contract a `deploy` created;
+   * `logIndex`: the block-wide index of the receipt's first log, e.g. a token transfer's
+   * `Transfer`, which another transaction mined in the same block moves).
+   */
+  capture: z.record(z.string(), z.enum(['hash', 'status', 'from', 'address', 'logIndex'])).optional(),
   /** The grade of the step's checks when it differs from the scenario's (MUST or SHOULD). */
   level: z.enum(['MUST', 'SHOULD']).optional(),
 })
