@@ -181,6 +181,38 @@ async function retryOnNonce<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Wallet clients by chain (its transport, made once per chain: clientsFor) and account. */
+const walletClients = new WeakMap<object, WeakMap<PrivateKeyAccount, AccountWallet>>()
+
+const makeWallet = (
+  account: PrivateKeyAccount,
+  chain: ReturnType<typeof clientsFor>['chain'],
+  transport: ReturnType<typeof clientsFor>['transport'],
+) => createWalletClient({ account, chain, transport })
+type AccountWallet = ReturnType<typeof makeWallet>
+
+/**
+ * The wallet client of an account on a chain, made once per run rather than once per
+ * transaction (a viem client holds no state of a transaction: its nonce is read per send).
+ */
+function walletClientOf(
+  account: PrivateKeyAccount,
+  chain: ReturnType<typeof clientsFor>['chain'],
+  transport: ReturnType<typeof clientsFor>['transport'],
+) {
+  let byAccount = walletClients.get(transport)
+  if (!byAccount) {
+    byAccount = new WeakMap()
+    walletClients.set(transport, byAccount)
+  }
+  let client = byAccount.get(account)
+  if (!client) {
+    client = makeWallet(account, chain, transport)
+    byAccount.set(account, client)
+  }
+  return client
+}
+
 /** Sends a step's transaction as `account` and waits for its receipt. */
 async function sendAs(
   account: PrivateKeyAccount,
@@ -191,7 +223,7 @@ async function sendAs(
   clients: ReturnType<typeof clientsFor> & { caps: TargetCapabilities; chainId: number },
 ): Promise<ChainActionResult> {
   const { chain, transport, publicClient, caps, chainId } = clients
-  const client = createWalletClient({ account, chain, transport })
+  const client = walletClientOf(account, chain, transport)
   // Scenarios run side by side: an account sends one transaction at a time on a chain, from
   // taking its nonce (viem reads the pending count) until the node has it; receipts are awaited
   // outside, side by side.
