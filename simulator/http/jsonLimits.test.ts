@@ -25,6 +25,11 @@ describe('checkJsonLimits', () => {
     expect(checkJsonLimits({ x: 1 }, 0)?.path).toBe('')
   })
 
+  it('of several values too deep, names the one in the last member first (as its explicit stack did)', () => {
+    expect(checkJsonLimits({ a: { x: {} }, b: [{}, { y: {} }] }, 2)?.path).toBe('b.1')
+    expect(checkJsonLimits([[[1]], { k: [[2]] }], 2)?.path).toBe('1.k')
+  })
+
   it('counts every value, scalars and containers alike, against the node limit', () => {
     expect(checkJsonLimits(Array(9).fill(0), 32, 10)).toBeUndefined()
     expect(checkJsonLimits(Array(10).fill(0), 32, 10)).toEqual({

@@ -9,9 +9,18 @@ export const MAX_JSON_NODES = 100_000
 /** Where a JSON value breaks a limit: its path and which limit, or undefined when it keeps them. */
 export type JsonLimitViolation = { path: string; message: string }
 
+/** What {@link walk} found: the first value too deep (its keys, innermost first), or too many values. */
+type Found = { keys: string[] } | 'too-many' | undefined
+
 /**
- * Walks a parsed JSON value without recursion and reports the first place deeper than
- * {@link MAX_JSON_DEPTH} or the value holding more than {@link MAX_JSON_NODES} values.
+ * Reports the first place in a parsed JSON value deeper than {@link MAX_JSON_DEPTH}, or the
+ * value holding more than {@link MAX_JSON_NODES} values.
+ *
+ * A recursive walk, which the depth limit bounds (at most `maxDepth + 1` frames: a container at
+ * the limit is reported, not entered). It visits the values in the order an explicit stack did
+ * before it (each container's last member first), so the same violation is reported; it builds
+ * no entry per value (the stack's entries were most of this check's CPU on the simulator's
+ * every JSON body) and spells the path out only for a violation.
  *
  * @example
  * checkJsonLimits({ a: { b: 1 } }) // undefined
@@ -21,36 +30,44 @@ export function checkJsonLimits(
   maxDepth = MAX_JSON_DEPTH,
   maxNodes = MAX_JSON_NODES,
 ): JsonLimitViolation | undefined {
-  // Each entry keeps its depth and a link to its parent; the path is spelled out only for a
-  // violation (copying it at every value cost the simulator ~2% of its CPU over a packs run).
-  type Entry = { value: unknown; depth: number; key: string; parent: Entry | undefined }
-  const stack: Entry[] = [{ value, depth: 0, key: '', parent: undefined }]
   let nodes = 0
-  while (stack.length > 0) {
-    const entry = stack.pop() as Entry
-    const current = entry.value
-    if (++nodes > maxNodes)
-      return { path: 'body', message: `Too big: the body holds more than ${maxNodes} JSON values` }
-    if (typeof current !== 'object' || current === null) continue
-    if (entry.depth >= maxDepth) {
-      const path: string[] = []
-      for (let at: Entry | undefined = entry; at?.parent; at = at.parent) path.unshift(at.key)
-      const shown = path.slice(0, 6).join('.')
-      return {
-        path: shown + (path.length > 6 ? '…' : ''),
-        message: `Too deep: nested more than ${maxDepth} levels (limit ${maxDepth})`,
+  const walk = (current: unknown, depth: number): Found => {
+    if (++nodes > maxNodes) return 'too-many'
+    if (typeof current !== 'object' || current === null) return undefined
+    if (depth >= maxDepth) return { keys: [] }
+    if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) {
+        const found = walk(current[i], depth + 1)
+        if (found === 'too-many') return found
+        if (found) {
+          found.keys.push(String(i))
+          return found
+        }
+      }
+      return undefined
+    }
+    const keys = Object.keys(current)
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i] as string
+      const found = walk((current as Record<string, unknown>)[key], depth + 1)
+      if (found === 'too-many') return found
+      if (found) {
+        found.keys.push(key)
+        return found
       }
     }
-    const depth = entry.depth + 1
-    if (Array.isArray(current))
-      for (let i = 0; i < current.length; i++)
-        stack.push({ value: current[i], depth, key: String(i), parent: entry })
-    else
-      for (const key in current)
-        if (Object.hasOwn(current, key))
-          stack.push({ value: (current as Record<string, unknown>)[key], depth, key, parent: entry })
+    return undefined
   }
-  return undefined
+  const found = walk(value, 0)
+  if (found === undefined) return undefined
+  if (found === 'too-many')
+    return { path: 'body', message: `Too big: the body holds more than ${maxNodes} JSON values` }
+  const path = found.keys.reverse()
+  const shown = path.slice(0, 6).join('.')
+  return {
+    path: shown + (path.length > 6 ? '…' : ''),
+    message: `Too deep: nested more than ${maxDepth} levels (limit ${maxDepth})`,
+  }
 }
 
 /**
