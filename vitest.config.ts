@@ -48,6 +48,9 @@ export default defineConfig({
   test: {
     sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
+    // Every answer a service marks trusted is still checked against its route's schema, byte for
+    // byte, in every test and every process a test starts (simulator/http/trustedResponse.ts).
+    env: { INTENT_DEVNET_VERIFY_TRUSTED_RESPONSES: '1' },
     hookTimeout: 120_000,
     // Each file starts its own Anvil processes on port 0; two cores, so keep the pool small.
     maxWorkers: 2,

@@ -32,7 +32,8 @@ export function intentHandlers(app: FastifyInstance): RouteHandlers<typeof INTEN
     )
   }
   return {
-    // Quotes are built to their schema (quoting.test.ts checks real ones); see trustResponse.
+    // Answers marked trustResponse are built to their schemas and sent as built: every one the
+    // tests make is checked byte for byte (trustedResponse.ts; quoting.test.ts for quotes).
     quote: async (request) =>
       trustResponse(
         request.apiVersion === '2026-04.blanc'
@@ -45,7 +46,7 @@ export function intentHandlers(app: FastifyInstance): RouteHandlers<typeof INTEN
       const outcome = signedIntentOp.options?.dryRun
         ? { dryRun: await intents.simulateOperation(signedIntentOp) }
         : await intents.submitOperation(signedIntentOp)
-      return reply.code(201).send(toAlpsSubmission(outcome))
+      return reply.code(201).send(trustResponse(toAlpsSubmission(outcome)))
     },
     submitQuoted: async (request, reply) =>
       reply.code(201).send(await submitQuote(request.params.intentId, request.body)),
@@ -56,24 +57,26 @@ export function intentHandlers(app: FastifyInstance): RouteHandlers<typeof INTEN
     operationStatus: async (request) => {
       const record = await intents.getIntent(request.params.id)
       if (!record) throw new ApiError('NOT_FOUND', `No intent operation ${request.params.id}.`)
-      return toAlpsStatus(record)
+      return trustResponse(toAlpsStatus(record))
     },
     intentStatus: async (request) => {
       const record = await intents.findIntent(request.params.id)
       if (!record) throw new ApiError('NOT_FOUND', `No intent ${request.params.id}.`)
-      return toBlancStatus(record)
+      return trustResponse(toBlancStatus(record))
     },
-    portfolio: (request) => {
+    portfolio: async (request) => {
       const { chainIds, tokens } = request.query
-      return quoting.portfolio(request.params.address, {
-        chainIds: chainIds?.split(',').map(Number),
-        tokens: tokens?.split(',').map((pair) => {
-          const [chainId, token] = pair.split(':') as [string, string]
-          return { chainId: Number(chainId), token }
+      return trustResponse(
+        await quoting.portfolio(request.params.address, {
+          chainIds: chainIds?.split(',').map(Number),
+          tokens: tokens?.split(',').map((pair) => {
+            const [chainId, token] = pair.split(':') as [string, string]
+            return { chainId: Number(chainId), token }
+          }),
         }),
-      })
+      )
     },
-    withdraw: (request) => withdrawals.withdraw(request.body),
-    batchWithdraw: (request) => withdrawals.batchWithdraw(request.body),
+    withdraw: async (request) => trustResponse(await withdrawals.withdraw(request.body)),
+    batchWithdraw: async (request) => trustResponse(await withdrawals.batchWithdraw(request.body)),
   }
 }

@@ -12,20 +12,22 @@ import type { SignedIntent } from '../../intents/types'
  * const status = toAlpsStatus(await intents.getIntent(id))
  */
 export function toAlpsStatus(record: IntentRecord<SignedIntent>): IntentStatus {
+  // Keys in the order the route's schema sends them (its own, then the others as built): the
+  // answer is sent as built (trustResponse), byte for byte what the schema's check would send.
   return {
-    id: record.id,
     status: record.status,
     fillTimestamp: record.fill.timestamp,
     fillTransactionHash: record.fill.txHash,
     destinationChainId: record.destinationChainId,
     userAddress: record.sponsor,
-    recipient: record.recipient,
     claims: record.claims.map((c) => ({
       chainId: c.chainId,
       status: c.status,
       claimTimestamp: c.timestamp,
       claimTransactionHash: c.txHash,
     })),
+    id: record.id,
+    recipient: record.recipient,
     ...(record.failure ? { failureReason: `${record.failure.step}: ${record.failure.reason}` } : {}),
   }
 }
@@ -68,11 +70,12 @@ export function toBlancStatus(record: IntentRecord<SignedIntent>): BlancIntentSt
     txHash: record.fill.txHash,
     timestamp: record.fill.timestamp,
   })
+  // Keys in the order of the route's schema, as in toAlpsStatus.
   return {
     intentId: record.intentId ?? record.id,
-    id: record.id,
     status: record.status,
     operations: [...operations.values()],
+    id: record.id,
     ...(record.failure ? { failureReason: `${record.failure.step}: ${record.failure.reason}` } : {}),
   }
 }
