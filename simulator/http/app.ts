@@ -89,7 +89,7 @@ export async function buildApp(
   // and fast-json-stringify (~110 CommonJS modules it would build at every start, unused).
   const validatorCompiler = createValidatorCompiler(validationPolicy)
   // Bodies a service marked with trustResponse skip the second zod pass; every other body is validated.
-  const serializer = trustingSerializerCompiler(serializerCompiler)
+  const serializer = trustingSerializerCompiler(serializerCompiler, config.verifyTrustedResponses)
   const app = Fastify({
     logger: config.logger ?? false,
     bodyLimit: config.bodyLimit ?? DEFAULT_BODY_LIMIT,

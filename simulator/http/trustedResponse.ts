@@ -47,11 +47,12 @@ export class TrustedResponseMismatch extends Error {
  */
 export function trustingSerializerCompiler(
   compiler: FastifySerializerCompiler<ZodType>,
-  verify = Boolean(process.env[VERIFY_TRUSTED_ENV]),
+  verify?: boolean,
 ): FastifySerializerCompiler<ZodType> {
+  const verifying = verify ?? Boolean(process.env[VERIFY_TRUSTED_ENV])
   return (routeSchema) => {
     const checked = compiler(routeSchema)
-    if (!verify) return (data) => (isTrustedResponse(data) ? JSON.stringify(data) : checked(data))
+    if (!verifying) return (data) => (isTrustedResponse(data) ? JSON.stringify(data) : checked(data))
     return (data) => {
       if (!isTrustedResponse(data)) return checked(data)
       const asBuilt = JSON.stringify(data)

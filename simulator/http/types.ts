@@ -13,6 +13,11 @@ export type HttpConfig = {
   requestTimeoutMs?: number | undefined
   /** Time the request headers may take to arrive, in ms (default and at most `requestTimeoutMs`); later answers 408. */
   headersTimeoutMs?: number | undefined
+  /**
+   * Check answers marked trusted against their route's schema too (simulator/http/trustedResponse.ts);
+   * default: when INTENT_DEVNET_VERIFY_TRUSTED_RESPONSES is set, as in the tests.
+   */
+  verifyTrustedResponses?: boolean | undefined
   /** Fastify's logger option (default off). */
   logger?: boolean | Record<string, unknown> | undefined
 }
