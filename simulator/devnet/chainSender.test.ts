@@ -3,6 +3,7 @@ import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { keepAliveTransport } from '../../lib/keepAliveTransport'
 import { nodeHttpFetch } from '../../lib/nodeHttpFetch'
+import { recordMethods } from '../../lib/testing/recordMethods'
 import { type AnvilInstance, startAnvil } from './anvil'
 import { createChainSender, estimateFees } from './chainSender'
 import { DEV_MNEMONIC } from './keys'
@@ -90,16 +91,7 @@ test("on the simulator's transport (keepAliveTransport, batch), the estimate and
       roundTrips++
     },
   })
-  const counted: typeof transport = (options) => {
-    const made = transport(options)
-    return {
-      ...made,
-      request: (args) => {
-        methods.push(args.method)
-        return made.request(args)
-      },
-    } as typeof made
-  }
+  const counted = recordMethods(transport, methods)
   const chain = viaHttp.chain
   const account = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 3 })
   const publicClient = createPublicClient({ chain, transport: counted })

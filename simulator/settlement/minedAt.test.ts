@@ -2,6 +2,7 @@ import { createPublicClient, createWalletClient, defineChain, parseEther } from 
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { keepAliveTransport } from '../../lib/keepAliveTransport'
+import { recordMethods } from '../../lib/testing/recordMethods'
 import { type AnvilInstance, startAnvil } from '../devnet/anvil'
 import { DEV_MNEMONIC } from '../devnet/keys'
 import { minedAt } from './minedAt'
@@ -15,16 +16,7 @@ afterAll(() => anvil?.stop())
 function clients() {
   const methods: string[] = []
   const transport = keepAliveTransport(anvil.rpcUrl)
-  const counted: typeof transport = (options) => {
-    const made = transport(options)
-    return {
-      ...made,
-      request: (args) => {
-        methods.push(args.method)
-        return made.request(args)
-      },
-    } as typeof made
-  }
+  const counted = recordMethods(transport, methods)
   const chain = defineChain({
     id: 10,
     name: 'OP Mainnet',
