@@ -80,7 +80,9 @@ export function subscribeNewHeads(
     req.on('upgrade', (res, upgraded, head) => {
       socket = upgraded
       req.setTimeout(0)
-      const accept = createHash('sha1').update(key + WS_GUID).digest('base64')
+      const accept = createHash('sha1')
+        .update(key + WS_GUID)
+        .digest('base64')
       if (res.headers['sec-websocket-accept'] !== accept)
         return fail(new Error('newHeads: bad Sec-WebSocket-Accept'))
       upgraded.setNoDelay(true)
@@ -124,7 +126,9 @@ export function subscribeNewHeads(
       upgraded.write(
         frame(
           0x1,
-          Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] })),
+          Buffer.from(
+            JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }),
+          ),
         ),
       )
     })
@@ -154,7 +158,7 @@ function frameReader(handlers: {
   onClose(): void
   onError(error: Error): void
 }): (chunk: Buffer) => void {
-  let buffered = Buffer.alloc(0)
+  let buffered: Buffer = Buffer.alloc(0)
   let fragments: Buffer[] = []
   return (chunk) => {
     buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk])

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { tokensByChain } from '../contracts/addresses'
 import { keepAliveTransport } from '../lib/keepAliveTransport'
+import { subscribeNewHeads } from '../lib/newHeads'
 import { API_VERSIONS, type DevnetManifest, type StartOptions } from '../spec'
 import { createDepositProcessor, type DepositProcessor } from './deposits'
 import { type AnvilLauncher, earlyAnvilLauncher } from './devnet/anvil'
@@ -54,6 +55,8 @@ export type StartSimulatorParameters = StartOptions & {
   extraApiKeys?: readonly string[] | undefined
   /** How often the deposit processor polls the chains, ms (default 250; the conformance runner's simulator polls faster). */
   depositPollIntervalMs?: number | undefined
+  /** How often it polls while each chain's new blocks wake it (Anvil's newHeads over WebSocket), ms (default 1000). */
+  depositHeadsPollIntervalMs?: number | undefined
   /** Memory budget of the live blanc quotes, in bytes (default 512 MiB); past it new quotes answer 503 QUOTE_STORE_FULL. */
   quoteStoreBytes?: number | undefined
   faults?: Faults | undefined
@@ -136,6 +139,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       gas,
       swapFeeBps: parameters.swapFeeBps,
       depositPollIntervalMs: parameters.depositPollIntervalMs,
+      depositHeadsPollIntervalMs: parameters.depositHeadsPollIntervalMs,
       log: parameters.log,
     })
     const { services } = domain
@@ -209,6 +213,8 @@ export type CreateServicesParameters = {
   pickupDelayMs?: number | undefined
   /** How often the deposit processor polls the chains, ms (default 250). */
   depositPollIntervalMs?: number | undefined
+  /** How often it polls while each chain's new blocks wake it, ms (default 1000). */
+  depositHeadsPollIntervalMs?: number | undefined
   log?: ((line: string) => void) | undefined
 }
 
@@ -258,6 +264,8 @@ export async function createServices(parameters: CreateServicesParameters): Prom
           relayer: chain.relayerClient,
           tokens: tokensByChain[chain.chainId] ?? [],
           send: (tx, options) => senders.get(chain.chainId)!.send(tx, options),
+          // Anvil serves WebSocket on its RPC port: each block mined wakes the watcher at once.
+          watchHeads: (handlers) => subscribeNewHeads(chain.rpcUrl, handlers),
         })),
         prices,
         clock: devnet,
@@ -266,6 +274,7 @@ export async function createServices(parameters: CreateServicesParameters): Prom
         log,
         chainsMayLag: () => devnet.chainsMayLag(),
         pollIntervalMs: parameters.depositPollIntervalMs,
+        headsPollIntervalMs: parameters.depositHeadsPollIntervalMs,
         events,
         decorate: depositFaultDecorators(faults),
       }),

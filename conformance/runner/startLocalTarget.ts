@@ -29,10 +29,16 @@ export type StartLocalTargetParameters = {
 export const LOCAL_TARGET_EXTRA_KEYS = 7
 
 /**
- * The deposit processor's poll interval on a local target, ms: a deposit is seen sooner than
+ * The deposit processor's poll interval on a local target, ms, while a chain's new blocks do not
+ * wake it (its WebSocket subscription is not up yet, or failed): a deposit is seen sooner than
  * with the simulator's default 250 ms (the scenarios' time limits are unchanged).
  */
 export const LOCAL_TARGET_DEPOSIT_POLL_MS = 50
+
+/**
+ * Its poll interval while every chain's new blocks wake it (Anvil's newHeads): the fallback only.
+ */
+export const LOCAL_TARGET_DEPOSIT_HEADS_POLL_MS = 500
 
 /**
  * The chains of a local target: two are enough for every pack (deposits bridge from one to the
@@ -69,6 +75,7 @@ export async function startLocalTarget(parameters: StartLocalTargetParameters = 
     apiKey,
     extraApiKeys: apiKeys,
     depositPollIntervalMs: LOCAL_TARGET_DEPOSIT_POLL_MS,
+    depositHeadsPollIntervalMs: LOCAL_TARGET_DEPOSIT_HEADS_POLL_MS,
     strictVersion: parameters.strictVersion,
     chainIds: parameters.chainIds ?? LOCAL_TARGET_CHAIN_IDS,
   })

@@ -105,22 +105,49 @@ export const READ_AHEAD = 3
  */
 export async function readHead({ client, next }: ReadHeadParameters): Promise<ReadHeadReturnType> {
   if (next === undefined) return { head: await client.getBlockNumber({ cacheTime: 0 }), blocks: [] }
-  const numbers = Array.from({ length: READ_AHEAD }, (_, i) => next + BigInt(i))
-  const [head, ...read] = await Promise.all([
+  const [head, read] = await Promise.all([
     client.getBlockNumber({ cacheTime: 0 }),
-    ...numbers.map((blockNumber) =>
+    readWhole(client, next, next + BigInt(READ_AHEAD) - 1n),
+  ])
+  return { head, blocks: wholeRun(read, head) }
+}
+
+/**
+ * Blocks `from..to` each whole with its receipts, in one round trip, for blocks known to be mined
+ * (a `newHeads` notification named `to`): the unbroken run from `from` that the node answered
+ * whole ({@link readHead}'s checks). Fewer than asked when the chain changed meanwhile (a revert):
+ * the caller then reads the head as usual.
+ */
+export async function readWholeBlocks(client: PublicClient, from: bigint, to: bigint): Promise<WholeBlock[]> {
+  return wholeRun(await readWhole(client, from, to), to)
+}
+
+/** Blocks `from..to`, each with its receipts, side by side (one JSON-RPC batch); undefined parts where the node had none. */
+function readWhole(client: PublicClient, from: bigint, to: bigint) {
+  const numbers = Array.from({ length: Math.max(0, Number(to - from) + 1) }, (_, i) => from + BigInt(i))
+  return Promise.all(
+    numbers.map((blockNumber) =>
       Promise.all([
+        blockNumber,
         client.getBlock({ blockNumber, includeTransactions: true }).catch(() => undefined),
         client
           .request({ method: 'eth_getBlockReceipts', params: [numberToHex(blockNumber)] })
           .catch(() => undefined) as Promise<RpcTransactionReceipt[] | null | undefined>,
-      ]),
+      ] as const),
     ),
-  ])
+  )
+}
+
+/**
+ * The node answers a batch's requests concurrently, so a block counts only when it is there and
+ * whole (its receipts are the block's: same hash, one per transaction) and `head` includes it,
+ * and only in an unbroken run from the first.
+ */
+function wholeRun(read: Awaited<ReturnType<typeof readWhole>>, head: bigint): WholeBlock[] {
   const blocks: WholeBlock[] = []
-  for (const [i, [block, receipts]] of read.entries()) {
+  for (const [number, block, receipts] of read) {
     if (
-      numbers[i]! > head ||
+      number > head ||
       !block ||
       !receipts ||
       receipts.length !== block.transactions.length ||
@@ -129,7 +156,7 @@ export async function readHead({ client, next }: ReadHeadParameters): Promise<Re
       break
     blocks.push({ block, receipts })
   }
-  return { head, blocks }
+  return blocks
 }
 
 /**

@@ -44,6 +44,11 @@ export type CreateDepositProcessorParameters = {
   stateDir?: string | undefined
   /** Milliseconds between polls; null: no automatic polling (call `pollOnce`). Default 250. */
   pollIntervalMs?: number | null | undefined
+  /**
+   * Milliseconds between polls while every chain's new blocks wake the watcher (chains with
+   * `watchHeads`): the poll is the fallback then. Default 1000.
+   */
+  headsPollIntervalMs?: number | undefined
   /** Largest block range of one scan. Default 500. */
   maxBlockRange?: number | undefined
   webhooks?: { retry?: Partial<RetryPolicy> | undefined; concurrency?: number | undefined } | undefined
@@ -131,6 +136,7 @@ export function createDepositProcessor(parameters: CreateDepositProcessorParamet
   }
   const watcher = watchDeposits(context, {
     pollIntervalMs: parameters.pollIntervalMs === undefined ? 250 : parameters.pollIntervalMs,
+    headsPollIntervalMs: parameters.headsPollIntervalMs ?? 1_000,
     maxBlockRange: parameters.maxBlockRange ?? 500,
     onError: parameters.onError,
   })

@@ -1,4 +1,11 @@
-import { depositsInBlock, readHead, scanBlocks } from './chainWatcher'
+import {
+  depositsInBlock,
+  READ_AHEAD,
+  type ReadHeadReturnType,
+  readHead,
+  readWholeBlocks,
+  scanBlocks,
+} from './chainWatcher'
 import { receiveDeposit } from './receiveDeposit'
 import type { DepositChain, DepositContext } from './types'
 
@@ -16,6 +23,12 @@ export type ScanDepositsParameters = {
    * for it after a pass that found new blocks. Default true.
    */
   readAhead?: boolean | undefined
+  /**
+   * The chain's head as its last `newHeads` notification named it (the watcher woken by a block):
+   * the blocks after the cursor up to it are read without asking for the head (readWholeBlocks),
+   * when they are few ({@link READ_AHEAD}) and the node has them all; else the head is read as usual.
+   */
+  knownHead?: bigint | undefined
 }
 
 /** What one {@link scanDeposits} found: whether the chain had new blocks. */
@@ -37,13 +50,15 @@ export async function scanDeposits(
   const { store } = context
   const stored = store.cursors.get(chain.chainId)
   const relayers = [...context.chains.values()].map((c) => c.relayer.account.address)
-  // The head, and the blocks after the cursor with it when they are there (one round trip).
-  // (None while no account is watched: scanBlocks reads nothing then either; none when not asked.)
-  const { head, blocks } = await readHead({
-    client: chain.publicClient,
-    next:
-      !readAhead || stored === undefined || store.config.accounts().length === 0 ? undefined : stored + 1n,
-  })
+  const { head, blocks } =
+    (await readKnown(context, chain, stored, parameters.knownHead)) ??
+    // The head, and the blocks after the cursor with it when they are there (one round trip).
+    // (None while no account is watched: scanBlocks reads nothing then either; none when not asked.)
+    (await readHead({
+      client: chain.publicClient,
+      next:
+        !readAhead || stored === undefined || store.config.accounts().length === 0 ? undefined : stored + 1n,
+    }))
   if (stored === undefined) {
     store.cursors.set(chain.chainId, head)
     store.save()
@@ -91,4 +106,28 @@ export async function scanDeposits(
     store.save()
   }
   return { newBlocks: head > stored }
+}
+
+/**
+ * What a pass woken by a block learns without asking for the head: with no account watched,
+ * nothing to read (a scan would find nothing: the cursor moves to the head); else the few blocks
+ * up to the notified head, each whole, when the node has them all. Undefined: read the head.
+ */
+async function readKnown(
+  context: DepositContext,
+  chain: DepositChain,
+  stored: bigint | undefined,
+  knownHead: bigint | undefined,
+): Promise<ReadHeadReturnType | undefined> {
+  if (
+    knownHead === undefined ||
+    stored === undefined ||
+    knownHead < stored ||
+    knownHead - stored > BigInt(READ_AHEAD)
+  )
+    return undefined
+  if (context.store.config.accounts().length === 0 || knownHead === stored)
+    return { head: knownHead, blocks: [] }
+  const blocks = await readWholeBlocks(chain.publicClient, stored + 1n, knownHead)
+  return blocks.length === Number(knownHead - stored) ? { head: knownHead, blocks } : undefined
 }

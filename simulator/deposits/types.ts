@@ -27,7 +27,16 @@ export type DepositChain = {
    * for the relayer's nonces. `options.beforeBroadcast` must be called before broadcasting.
    */
   send: SendRelayerTransaction
+  /**
+   * Subscribes to the chain's new blocks (the node's `newHeads`), if it can: each block mined wakes
+   * the watcher at once instead of at its next poll. Rejects when the node cannot (the watcher
+   * polls then); `onDown` says a live subscription ended. Absent: the watcher only polls.
+   */
+  watchHeads?: ((handlers: WatchHeadsHandlers) => Promise<{ close(): void }>) | undefined
 }
+
+/** What {@link DepositChain.watchHeads} reports: a block's number as it is mined, and the end of the subscription. */
+export type WatchHeadsHandlers = { onHead(number: bigint): void; onDown(error: Error): void }
 
 /** The deposit rules (rules.ts `evaluateDeposit`, or a decorator the composition root puts around it). */
 export type EvaluateDeposit = (parameters: EvaluateDepositParameters) => EvaluateDepositReturnType
