@@ -48,4 +48,22 @@ describe('the target lock of runs side by side', () => {
     await (await next)()
     expect(events).toEqual(['next alone'])
   })
+
+  test('within one process a waiter goes on when the lock is let go, not at its next look', async () => {
+    // Each round: a scenario shares the target, one that runs alone waits for it (its look saw
+    // the share), the share ends. Woken by the release, a round takes the 5 ms pause and a few
+    // file operations; looking again every 25 ms (POLL_MS, as before), at least 25 ms more.
+    const target = `http://127.0.0.1:1/${randomBytes(6).toString('hex')}`
+    const rounds = 40
+    const started = performance.now()
+    for (let round = 0; round < rounds; round++) {
+      const share = await shareTarget(target)
+      const alone = holdTargetAlone(target)
+      await sleep(5)
+      await share()
+      await (await alone)()
+    }
+    const perRound = (performance.now() - started) / rounds
+    expect(perRound).toBeLessThan(20)
+  })
 })

@@ -2,10 +2,53 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 
 /** A lock older than this is from a run that died; it is taken over. */
 const STALE_MS = 180_000
+
+/**
+ * The releases of this process, by lock folder: a waiter of this process is woken by them at
+ * once; one of another process still sees them at its next look (each wait is at most its poll).
+ * `generation` counts them, so a release between a waiter's look and its wait is not missed.
+ */
+const releases = new Map<string, { generation: number; waiters: Set<() => void> }>()
+
+function releasesOf(dir: string) {
+  let entry = releases.get(dir)
+  if (!entry) {
+    entry = { generation: 0, waiters: new Set() }
+    releases.set(dir, entry)
+  }
+  return entry
+}
+
+/** A lock of `dir` was let go by this process: its waiters look again now. */
+function released(dir: string): void {
+  const entry = releasesOf(dir)
+  entry.generation++
+  for (const wake of [...entry.waiters]) wake()
+}
+
+/** Waits `ms`, or less: until this process lets a lock of `dir` go (at once if it did since `generation`). */
+function nextLook(dir: string, generation: number, ms: number): Promise<void> {
+  const entry = releasesOf(dir)
+  if (entry.generation !== generation) return Promise.resolve()
+  return new Promise((resolve) => {
+    const wake = () => {
+      clearTimeout(timer)
+      entry.waiters.delete(wake)
+      resolve()
+    }
+    const timer = setTimeout(wake, ms)
+    entry.waiters.add(wake)
+  })
+}
+
+/** Removes a lock's file or folder, then wakes this process's waiters of `key` (the lock, or the folder of shares). */
+async function letGo(key: string, path: string): Promise<void> {
+  await rm(path, { recursive: true, force: true })
+  released(key)
+}
 
 /**
  * Holds the per-key state of one target (the deposit processor's configuration) for the caller
@@ -20,9 +63,10 @@ export async function lockApiKey(target: string, apiKey: string): Promise<() => 
   const name = createHash('sha256').update(`${target}\n${apiKey}`).digest('hex').slice(0, 24)
   const dir = join(tmpdir(), `intent-devnet-conformance-${name}.lock`)
   for (;;) {
+    const generation = releasesOf(dir).generation
     try {
       await mkdir(dir)
-      return () => rm(dir, { recursive: true, force: true })
+      return () => letGo(dir, dir)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const since = await stat(dir).then(
@@ -30,7 +74,7 @@ export async function lockApiKey(target: string, apiKey: string): Promise<() => 
         () => 0,
       )
       if (since > STALE_MS) await rm(dir, { recursive: true, force: true })
-      else await sleep(50)
+      else await nextLook(dir, generation, 50)
     }
   }
 }
@@ -81,15 +125,17 @@ async function heldAlone(dir: string): Promise<boolean> {
  */
 export async function shareTarget(target: string): Promise<() => Promise<void>> {
   const dir = targetLockDir(target)
+  const alone = join(dir, 'alone')
   const shared = join(dir, 'shared')
   await mkdir(shared, { recursive: true })
   const entry = join(shared, `${process.pid}-${randomBytes(6).toString('hex')}`)
   for (;;) {
+    const generation = releasesOf(alone).generation
     // Entered first, then the look: a scenario taking the target alone meanwhile waits for it.
     await writeFile(entry, '')
-    if (!(await heldAlone(dir))) return () => rm(entry, { force: true })
-    await rm(entry, { force: true })
-    await sleep(POLL_MS)
+    if (!(await heldAlone(dir))) return () => letGo(shared, entry)
+    await letGo(shared, entry)
+    await nextLook(alone, generation, POLL_MS)
   }
 }
 
@@ -107,6 +153,7 @@ export async function holdTargetAlone(target: string): Promise<() => Promise<voi
   const shared = join(dir, 'shared')
   await mkdir(shared, { recursive: true })
   for (;;) {
+    const generation = releasesOf(alone).generation
     try {
       await mkdir(alone)
       await writeFile(join(alone, 'pid'), String(process.pid))
@@ -119,17 +166,18 @@ export async function holdTargetAlone(target: string): Promise<() => Promise<voi
       )
       if (since > STALE_MS) await rm(alone, { recursive: true, force: true })
       else if (!(await heldAlone(dir))) continue
-      else await sleep(POLL_MS)
+      else await nextLook(alone, generation, POLL_MS)
     }
   }
   for (;;) {
+    const generation = releasesOf(shared).generation
     const entries = await readdir(shared).catch(() => [] as string[])
     const live = []
     for (const name of entries)
       if (gone(Number(name.split('-')[0]))) await rm(join(shared, name), { force: true })
       else live.push(name)
-    if (live.length === 0) return () => rm(alone, { recursive: true, force: true })
-    await sleep(POLL_MS)
+    if (live.length === 0) return () => letGo(alone, alone)
+    await nextLook(shared, generation, POLL_MS)
   }
 }
 
@@ -151,5 +199,5 @@ export async function shareAfterAlone(
   const entry = join(shared, `${process.pid}-${randomBytes(6).toString('hex')}`)
   await writeFile(entry, '')
   await releaseAlone()
-  return () => rm(entry, { force: true })
+  return () => letGo(shared, entry)
 }
