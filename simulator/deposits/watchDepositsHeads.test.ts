@@ -54,9 +54,17 @@ describe('the deposit watcher woken by new blocks', () => {
     await processor.start()
     await processor.setup('key-heads', { webhookUrl: fx.receiver.url })
     await processor.register('key-heads', { account, targetChainId: 8453 })
-    // The subscriptions are made in the background: wait until a block reaches them.
-    await fx.chains.mint(1, usdc1, user.address, 1n)
-    await expect.poll(() => heads.length, { timeout: 5_000 }).toBeGreaterThan(0)
+    // The subscriptions are made in the background (the first loads the ws package): mine a
+    // block at each look until one reaches them.
+    await expect
+      .poll(
+        async () => {
+          if (heads.length === 0) await fx.chains.mint(1, usdc1, user.address, 1n)
+          return heads.length
+        },
+        { timeout: 5_000, interval: 100 },
+      )
+      .toBeGreaterThan(0)
     const receipt = await fx.chains.transfer(1, user, usdc1, account, 2_000_000n)
     await fx.receiver.waitFor(() => eventsOf(account).some((e) => e.type === 'bridge-complete'), 10_000)
     const { deposits } = await processor.listDeposits('key-heads', { txHash: receipt.transactionHash })
