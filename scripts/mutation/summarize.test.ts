@@ -1,5 +1,13 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { type MutationReport, mutantKey, summarize, toMarkdown, unexplained } from './summarize'
+import {
+  type EquivalentEntry,
+  type MutationReport,
+  mutantKey,
+  summarize,
+  toMarkdown,
+  unexplained,
+} from './summarize'
 
 const mutant = (line: number, status: string, mutatorName = 'ConditionalExpression') => ({
   id: String(line),
@@ -38,5 +46,21 @@ describe('the mutation summary', () => {
     ])
     expect(toMarkdown(rows)).toContain('| all | 5 | 2 | 2 | 1 | 40% | 50% |')
     expect(mutantKey('f.ts', mutant(7, 'Killed', 'StringLiteral'))).toBe('f.ts:7:3 StringLiteral')
+  })
+
+  test('the checked-in list explains each mutant once, with a kind and a reason', () => {
+    const entries: EquivalentEntry[] = JSON.parse(
+      readFileSync(new URL('../../conformance/mutation/equivalent.json', import.meta.url), 'utf8'),
+    )
+    const seen = new Set<string>()
+    const repeated = entries
+      .map((e) => `${e.key} -> ${e.replacement ?? ''}`)
+      .filter((id) => seen.has(id) || !seen.add(id))
+    expect(repeated).toEqual([])
+    const kinds = new Set(['equivalent', 'outside-spec', 'gap'])
+    const bad = entries.filter(
+      (e) => !kinds.has(e.kind) || !/^\S+:\d+:\d+ \w+$/.test(e.key) || e.why.trim().length < 10,
+    )
+    expect(bad).toEqual([])
   })
 })
