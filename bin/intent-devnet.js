@@ -20,15 +20,13 @@
 // service answers) or at exit. INTENT_DEVNET_CODE_CACHE=0: no cache, read or written.
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
 import { Script, constants as vmConstants } from 'node:vm'
-import { EARLY_ANVILS, spawnEarlyAnvil } from '../simulator/devnet/anvilProcess.js'
-import { bundleFresh, freshBootState, isPackedInstall } from '../simulator/devnet/bootStateFiles.js'
 
 /**
  * The chains and host of `intent-devnet up` when its Anvils can start before the CLI loads:
@@ -102,54 +100,6 @@ if (process.argv[2] === '--version' || process.argv[2] === '-V') {
   console.log(createRequire(import.meta.url)('../package.json').version)
   process.exit(0)
 }
-const bundle = new URL('dist/intent-devnet.mjs', root)
-/** An installed package: its build is used as it came, never rebuilt, and nothing is written into it. */
-const packed = isPackedInstall(fileURLToPath(root))
-/** The bundle's size and mtime, which name it (its stamp, its code cache); undefined without one. */
-const bundleStat = () => {
-  try {
-    const built = statSync(bundle)
-    return `${built.size} ${built.mtimeMs}`
-  } catch {
-    return undefined
-  }
-}
-/**
- * Set by the bin for the `local-target` child it starts (below): the bundle it has just found
- * fresh, by size and mtime. The child runs that same bundle, checked by one stat, rather than
- * stat every source again (~15-40 ms of its start, which the run waits for).
- */
-const CHECKED_BY_PARENT = 'INTENT_DEVNET_BUNDLE_CHECKED'
-const checkedByParent = process.env[CHECKED_BY_PARENT]
-delete process.env[CHECKED_BY_PARENT]
-/** The bundle exists and no source it was built from changed (its stamp lists ~360 files: 10-40 ms). */
-const fresh =
-  (process.argv[2] === 'local-target' && checkedByParent !== undefined && checkedByParent === bundleStat()) ||
-  bundleFresh(fileURLToPath(root))
-
-// First, so the Anvils boot while the bundle loads: from the devnet's boot state baked with this
-// bundle when there is one (simulator/devnet/bootStateFiles.js), so `up` finds our contracts
-// placed and the accounts funded instead of doing it (startDevnet's `bootState`).
-const up = earlyUp()
-if (up) {
-  try {
-    // INTENT_DEVNET_BOOT_STATE=0: place and fund at every start, as before the bake.
-    const baked =
-      fresh && process.env.INTENT_DEVNET_BOOT_STATE !== '0'
-        ? freshBootState(fileURLToPath(root), { bundleChecked: true })
-        : undefined
-    const early = up.chainIds.map((chainId) =>
-      spawnEarlyAnvil({ chainId, host: up.host, loadStatePath: baked?.chains[chainId]?.path }),
-    )
-    globalThis[Symbol.for(EARLY_ANVILS)] = early
-    // The ones the CLI did not adopt (it takes them out of this list) go with this process.
-    process.once('exit', () => {
-      for (const anvil of early) anvil.child.kill('SIGTERM')
-    })
-  } catch (error) {
-    if (process.env.INTENT_DEVNET_DEBUG) console.error('intent-devnet: no early Anvils:', error)
-  }
-}
 
 /**
  * The options of the simulator `intent-devnet conformance` without --target starts in a child
@@ -174,34 +124,125 @@ const earlyLocalTargetOptions = () => {
   return apiKey === undefined ? {} : { apiKey }
 }
 
-// The simulator of `conformance` without --target, in its own process from now on, so it starts
-// while the bundle loads here (only with a bundle that needs no rebuild: the child runs it too).
-const localTargetOptions = fresh || packed ? earlyLocalTargetOptions() : undefined
+/**
+ * Set by the bin for the `local-target` child it starts (below), to `stdin`: the child reads the
+ * first line of its stdin before anything else, which the bin writes once it has checked the
+ * bundle: its size and mtime when it found it fresh (the child runs that same bundle, checked by
+ * one stat, rather than stat every source again: ~15-40 ms of its start, which the run waits
+ * for). A bundle that needs a rebuild gets no line: the child is stopped, and the CLI starts its
+ * own once rebuilt. Only `local-target` reads the line; nothing else trusts it.
+ */
+const CHECKED_BY_PARENT = 'INTENT_DEVNET_BUNDLE_CHECKED'
+const checkingParent = process.env[CHECKED_BY_PARENT] === 'stdin' && process.argv[2] === 'local-target'
+const checkedByParent = checkingParent ? readFirstLine() : undefined
+// Its stdin ended before the line: the parent is gone.
+if (checkingParent && checkedByParent === undefined) process.exit(1)
+delete process.env[CHECKED_BY_PARENT]
+
+/** The first line of stdin, read byte by byte (what follows is the CLI's); undefined at its end. */
+function readFirstLine() {
+  const byte = Buffer.alloc(1)
+  let line = ''
+  for (;;) {
+    let read
+    try {
+      read = readSync(0, byte, 0, 1, null)
+    } catch (error) {
+      // A descriptor opened non-blocking: wait for the parent's line.
+      if (error.code === 'EAGAIN') continue
+      return undefined
+    }
+    if (read === 0) return undefined
+    if (byte[0] === 10) return line
+    line += String.fromCharCode(byte[0])
+  }
+}
+
+// The simulator of `conformance` without --target, in its own process from now on: started
+// first, before the bundle is checked and loaded here, so that its start (Node's own boot
+// alone is ~60 ms) runs beside this one's. It runs the bundle only once this process has
+// found it fresh (its first line of stdin, above).
+const localTargetOptions = earlyLocalTargetOptions()
+/** The child and what it printed so far, until the CLI adopts it. */
+let early
 if (localTargetOptions) {
-  const checked = fresh ? bundleStat() : undefined
   const child = spawn(
     process.execPath,
     [fileURLToPath(import.meta.url), 'local-target', '--options-json', JSON.stringify(localTargetOptions)],
-    {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: checked ? { ...process.env, [CHECKED_BY_PARENT]: checked } : process.env,
-    },
+    { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, [CHECKED_BY_PARENT]: 'stdin' } },
   )
   child.stdin.on('error', () => {})
-  const early = { child, options: JSON.stringify(localTargetOptions), stdout: [], stderr: [] }
+  early = { child, options: JSON.stringify(localTargetOptions), stdout: [], stderr: [] }
   const keepOut = (chunk) => early.stdout.push(chunk)
   const keepErr = (chunk) => early.stderr.push(chunk)
   child.stdout.on('data', keepOut)
   child.stderr.on('data', keepErr)
+  let adopted = false
   // The CLI takes it (and its output so far) by removing these two listeners.
   early.release = () => {
+    adopted = true
     child.stdout.off('data', keepOut)
     child.stderr.off('data', keepErr)
   }
-  globalThis[Symbol.for('intent-devnet.earlyLocalTarget')] = early
   process.once('exit', () => {
-    if (globalThis[Symbol.for('intent-devnet.earlyLocalTarget')] === early) child.kill('SIGTERM')
+    if (!adopted) child.kill('SIGTERM')
   })
+}
+
+const { EARLY_ANVILS, spawnEarlyAnvil } = await import('../simulator/devnet/anvilProcess.js')
+const { bundleFresh, freshBootState, isPackedInstall } = await import('../simulator/devnet/bootStateFiles.js')
+
+const bundle = new URL('dist/intent-devnet.mjs', root)
+/** An installed package: its build is used as it came, never rebuilt, and nothing is written into it. */
+const packed = isPackedInstall(fileURLToPath(root))
+/** The bundle's size and mtime, which name it (its stamp, its code cache); undefined without one. */
+const bundleStat = () => {
+  try {
+    const built = statSync(bundle)
+    return `${built.size} ${built.mtimeMs}`
+  } catch {
+    return undefined
+  }
+}
+/** The bundle exists and no source it was built from changed (its stamp lists ~360 files: 10-40 ms). */
+const fresh =
+  (process.argv[2] === 'local-target' && checkedByParent !== undefined && checkedByParent === bundleStat()) ||
+  bundleFresh(fileURLToPath(root))
+
+// The early child runs the bundle found fresh here (only a bundle that needs no rebuild: the
+// child runs it too), else it goes.
+if (early) {
+  if (fresh) {
+    early.child.stdin.write(`${bundleStat() ?? '-'}\n`)
+    globalThis[Symbol.for('intent-devnet.earlyLocalTarget')] = early
+  } else {
+    early.child.kill('SIGTERM')
+    early = undefined
+  }
+}
+
+// First, so the Anvils boot while the bundle loads: from the devnet's boot state baked with this
+// bundle when there is one (simulator/devnet/bootStateFiles.js), so `up` finds our contracts
+// placed and the accounts funded instead of doing it (startDevnet's `bootState`).
+const up = earlyUp()
+if (up) {
+  try {
+    // INTENT_DEVNET_BOOT_STATE=0: place and fund at every start, as before the bake.
+    const baked =
+      fresh && process.env.INTENT_DEVNET_BOOT_STATE !== '0'
+        ? freshBootState(fileURLToPath(root), { bundleChecked: true })
+        : undefined
+    const early = up.chainIds.map((chainId) =>
+      spawnEarlyAnvil({ chainId, host: up.host, loadStatePath: baked?.chains[chainId]?.path }),
+    )
+    globalThis[Symbol.for(EARLY_ANVILS)] = early
+    // The ones the CLI did not adopt (it takes them out of this list) go with this process.
+    process.once('exit', () => {
+      for (const anvil of early) anvil.child.kill('SIGTERM')
+    })
+  } catch (error) {
+    if (process.env.INTENT_DEVNET_DEBUG) console.error('intent-devnet: no early Anvils:', error)
+  }
 }
 
 /** scripts/build.ts SCRIPT_BODY_MARKER, on a line of its own: the body's function expression follows. */

@@ -92,6 +92,14 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       ? startLocalTargetProcess({ bin: parameters.localTarget.bin, apiKey: parameters.apiKey })
       : startLocalTarget({ apiKey: parameters.apiKey })
   starting?.catch(() => {}) // awaited below; a failed start is not an unhandled rejection meanwhile
+  // The webhook receiver listens meanwhile too (it needs nothing of the target).
+  const receiving = startWebhookReceiver(webhookReceiverOptions(parameters))
+  receiving.catch(() => {})
+  const stopStarted = () =>
+    Promise.allSettled([
+      starting?.then((local) => local.stop()),
+      receiving.then((receiver) => receiver.close()),
+    ])
   let scenarios: LoadedScenario[]
   let baseline: Baseline | undefined
   let profile: Profile
@@ -104,11 +112,18 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
     profile =
       typeof parameters.profile === 'object' ? parameters.profile : await loadProfile(parameters.profile)
   } catch (error) {
-    await starting?.then((local) => local.stop()).catch(() => {})
+    await stopStarted()
     throw error
   }
 
-  const local = await starting
+  let local: LocalTarget | undefined
+  let receiver: Awaited<typeof receiving>
+  try {
+    ;[local, receiver] = await Promise.all([starting, receiving])
+  } catch (error) {
+    await stopStarted()
+    throw error
+  }
   const since = () => Math.round(performance.now() - started)
   const cpuMs = () => {
     const { user, system } = process.cpuUsage()
@@ -117,7 +132,6 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
   const targetReadyMs = since()
   const target = parameters.target ?? local!.target
   const apiKey = parameters.apiKey ?? local!.apiKey
-  const receiver = await startWebhookReceiver(webhookReceiverOptions(parameters))
   let result: RunResult
   try {
     const caps = await detectCapabilities({ target, apiKey, chainsFile: parameters.chainsFile, profile })

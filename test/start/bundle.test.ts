@@ -27,12 +27,14 @@ const copyProject = (from: string) => {
   return to
 }
 
-const run = (cwd: string, args: string[], env: Record<string, string> = {}) =>
+const run = (cwd: string, args: string[], env: Record<string, string> = {}, stdin?: string) =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, ['bin/intent-devnet.js', ...args], {
       cwd,
       env: { ...process.env, ...env },
     })
+    child.stdin.on('error', () => {})
+    if (stdin !== undefined) child.stdin.end(stdin)
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (data) => (stdout += data))
@@ -80,21 +82,38 @@ describe('bin/intent-devnet.js and its bundle', () => {
       childCopy = copyProject(copy)
     })
 
-    test('the local-target child runs the bundle its parent found fresh (one stat); nothing else trusts that', async ({
+    test('the local-target child runs the bundle its parent found fresh (one stat, the first line of its stdin); nothing else trusts that', async ({
       expect,
     }) => {
       const built = statSync(join(childCopy, 'dist/intent-devnet.mjs'))
-      const checked = { INTENT_DEVNET_BUNDLE_CHECKED: `${built.size} ${built.mtimeMs}` }
+      const checked = { INTENT_DEVNET_BUNDLE_CHECKED: 'stdin' }
+      const line = `${built.size} ${built.mtimeMs}\n`
       // A source changed after the parent's check: the child runs the same bundle as its parent.
       editDescription(childCopy, 'cli/main.ts', 'devnet of the', 'devnet (edited) of the')
-      const child = await run(childCopy, ['local-target', '--help'], checked)
+      const child = await run(childCopy, ['local-target', '--help'], checked, line)
       expect(child.code).toBe(0)
       expect(child.stdout).toContain('Start the simulator a conformance or fuzz run judges')
       expect(bundleMtime(childCopy)).toBe(built.mtimeMs)
+      // Its stdin ends before the line (the parent is gone): it stops, and runs nothing.
+      const orphan = await run(childCopy, ['local-target', '--help'], checked, '')
+      expect(orphan).toMatchObject({ code: 1, stdout: '' })
+      // The size and mtime only in the environment: not trusted.
+      const env = await run(childCopy, ['local-target', '--help'], {
+        INTENT_DEVNET_BUNDLE_CHECKED: line.trim(),
+      })
+      expect(env.stdout).toContain('Start the simulator a conformance or fuzz run judges')
+      const rebuilt = bundleMtime(childCopy)
+      expect(rebuilt).not.toBe(built.mtimeMs)
       // Any other command checks every source, and rebuilds.
-      const other = await run(childCopy, ['--help'], checked)
-      expect(other.stdout).toContain('devnet (edited) of the')
-      expect(bundleMtime(childCopy)).not.toBe(built.mtimeMs)
+      editDescription(childCopy, 'cli/main.ts', 'devnet (edited) of the', 'devnet (edited twice) of the')
+      const other = await run(
+        childCopy,
+        ['--help'],
+        checked,
+        `${statSync(join(childCopy, 'dist/intent-devnet.mjs')).size} ${rebuilt}\n`,
+      )
+      expect(other.stdout).toContain('devnet (edited twice) of the')
+      expect(bundleMtime(childCopy)).not.toBe(rebuilt)
     })
 
     test('the V8 code cache is written once, used after, and never used for another bundle or when V8 rejects it; a changed source rebuilds the bundle', async ({
