@@ -3,7 +3,9 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { detectCapabilities, TargetUnreachableError } from './detectCapabilities'
+import { detectCapabilities, OWN_SIMULATOR_PROBED, TargetUnreachableError } from './detectCapabilities'
+import { loadProfile } from './profile'
+import { startLocalTarget } from './startLocalTarget'
 
 /** A loopback port nothing listens on (taken from the OS, then released). */
 const closedPort = () =>
@@ -47,5 +49,25 @@ describe('detectCapabilities says what is wrong before anything runs', () => {
       chainsFile: `${chainsFile}.gone`,
     }).catch((e: unknown) => e)
     expect((unreadable as Error).message).toMatch(/is not valid: ENOENT/)
+  })
+})
+
+describe('detectCapabilities on the runner’s own simulator', () => {
+  test('probing it finds what is known of it, which is what it takes without probing', async () => {
+    const local = await startLocalTarget()
+    try {
+      const { target, apiKey } = local
+      const probed = await detectCapabilities({ target, apiKey })
+      const known = await detectCapabilities({ target, apiKey, ownSimulator: true })
+      expect(probed).toMatchObject(OWN_SIMULATOR_PROBED)
+      expect(known).toStrictEqual(probed)
+      expect(JSON.stringify(known)).toBe(JSON.stringify(probed))
+      // Another profile's paths are probed: what it learns there is not known beforehand.
+      const publicProfile = await loadProfile('public')
+      const other = await detectCapabilities({ target, apiKey, ownSimulator: true, profile: publicProfile })
+      expect(other).toStrictEqual(await detectCapabilities({ target, apiKey, profile: publicProfile }))
+    } finally {
+      await local.stop()
+    }
   })
 })

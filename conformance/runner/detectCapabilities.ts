@@ -38,7 +38,26 @@ export type DetectCapabilitiesParameters = {
   timeoutMs?: number | undefined
   /** The paths the target serves (default: the spec's); the probes go where it maps them. */
   profile?: Profile | undefined
+  /**
+   * The target is the simulator this run started itself (no `--target`): under the spec's
+   * paths, what its probes answer is known ({@link OWN_SIMULATOR_PROBED}), so they are not sent;
+   * its manifest is still read.
+   */
+  ownSimulator?: boolean | undefined
 }
+
+/**
+ * What the probes find on the runner's own simulator under the spec's paths: the control API's
+ * faults, every domain route implemented, nothing to learn of paths or fields. Its probes were
+ * most of the wait between the simulator's start and the first scenario (9 requests it answers
+ * cold, the first quotes among them); detectCapabilities.test.ts checks, against a started
+ * simulator, that probing finds exactly this.
+ */
+export const OWN_SIMULATOR_PROBED = {
+  faults: true,
+  implemented: { quotes: true, settlement: true, withdrawals: true, deposits: true },
+  learned: { notes: [], hints: [] },
+} as const satisfies Pick<TargetCapabilities, 'faults' | 'implemented' | 'learned'>
 
 const VERSION_NAMES = { '2026-01.alps': 'alps', '2026-04.blanc': 'blanc' } as const
 
@@ -143,19 +162,22 @@ export async function detectCapabilities(
     }
 
   // The manifest and the probes side by side: the probes need nothing of the manifest.
-  const probes = Promise.all([
-    call('GET', '/_devnet/faults'),
-    call('POST', '/intents/route', PROBE_ROUTE_REQUEST),
-    call('GET', '/intent-operation/1'),
-    call('POST', '/withdrawals', PROBE_WITHDRAWAL),
-    call('GET', '/deposit-processor/setup'),
-    learnFromTarget(
-      parameters.profile ?? SPEC_PROFILE,
-      ({ method, path, body, version }) => call(method, path, body, { version }),
-      PROBE_ROUTE_REQUEST,
-    ),
-  ])
-  probes.catch(() => {}) // awaited below, after the manifest (whose failure is said first)
+  const known = parameters.ownSimulator && (parameters.profile ?? SPEC_PROFILE) === SPEC_PROFILE
+  const probes = known
+    ? undefined
+    : Promise.all([
+        call('GET', '/_devnet/faults'),
+        call('POST', '/intents/route', PROBE_ROUTE_REQUEST),
+        call('GET', '/intent-operation/1'),
+        call('POST', '/withdrawals', PROBE_WITHDRAWAL),
+        call('GET', '/deposit-processor/setup'),
+        learnFromTarget(
+          parameters.profile ?? SPEC_PROFILE,
+          ({ method, path, body, version }) => call(method, path, body, { version }),
+          PROBE_ROUTE_REQUEST,
+        ),
+      ])
+  probes?.catch(() => {}) // awaited below, after the manifest (whose failure is said first)
   const manifestResponse = await call('GET', '/_devnet/manifest')
   const manifest = DevnetManifest.safeParse(manifestResponse.json)
   if (manifestResponse.status === 200 && manifest.success) {
@@ -186,6 +208,13 @@ export async function detectCapabilities(
   }
   caps.canonicalDefaults = applyCanonicalDefaults(caps)
 
+  if (!probes) {
+    const { faults, implemented, learned } = OWN_SIMULATOR_PROBED
+    caps.learned = { notes: [...learned.notes], hints: [...learned.hints] }
+    caps.faults = faults
+    caps.implemented = { ...implemented }
+    return caps
+  }
   // A route the target has not built yet answers 501 NOT_IMPLEMENTED.
   const [faults, quotes, settlement, withdrawals, deposits, learned] = await probes
   caps.learned = learned

@@ -134,7 +134,13 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
   const apiKey = parameters.apiKey ?? local!.apiKey
   let result: RunResult
   try {
-    const caps = await detectCapabilities({ target, apiKey, chainsFile: parameters.chainsFile, profile })
+    const caps = await detectCapabilities({
+      target,
+      apiKey,
+      chainsFile: parameters.chainsFile,
+      profile,
+      ownSimulator: local !== undefined,
+    })
     const capabilitiesMs = since()
     let firstScenarioMs: number | undefined
     let firstScenarioCpuMs: number | undefined
