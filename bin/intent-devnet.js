@@ -19,14 +19,10 @@
 // cache. A cache that was not used is written anew once the command has started (`up`: when the
 // service answers) or at exit. INTENT_DEVNET_CODE_CACHE=0: no cache, read or written.
 import { spawn } from 'node:child_process'
-import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { setFlagsFromString } from 'node:v8'
-import { Script, constants as vmConstants } from 'node:vm'
 
 /**
  * The chains and host of `intent-devnet up` when its Anvils can start before the CLI loads:
@@ -265,6 +261,9 @@ const runBundle = async () => {
   const end = source.lastIndexOf(BODY_END)
   if (at < 0 || end < at) return import(bundle.href)
   const command = /^[a-z][a-z-]*$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other'
+  // Loaded only here, so that nothing but spawn's delays the early child (above).
+  const [{ createHash }, { homedir }, { setFlagsFromString }, { Script, constants: vmConstants }] =
+    await Promise.all([import('node:crypto'), import('node:os'), import('node:v8'), import('node:vm')])
   // One folder per install (its path's hash), in the user's cache directory.
   const cacheDir = join(
     process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),
