@@ -144,9 +144,10 @@ function readFirstLine() {
     try {
       read = readSync(0, byte, 0, 1, null)
     } catch (error) {
-      // A descriptor opened non-blocking: wait for the parent's line.
-      if (error.code === 'EAGAIN') continue
-      return undefined
+      // A descriptor that does not block (the bin's pipe does): wait a millisecond for the line.
+      if (error.code !== 'EAGAIN') return undefined
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1)
+      continue
     }
     if (read === 0) return undefined
     if (byte[0] === 10) return line
