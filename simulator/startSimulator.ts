@@ -140,6 +140,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       swapFeeBps: parameters.swapFeeBps,
       depositPollIntervalMs: parameters.depositPollIntervalMs,
       depositHeadsPollIntervalMs: parameters.depositHeadsPollIntervalMs,
+      automine: parameters.blockTime === undefined,
       log: parameters.log,
     })
     const { services } = domain
@@ -215,6 +216,8 @@ export type CreateServicesParameters = {
   depositPollIntervalMs?: number | undefined
   /** How often it polls while each chain's new blocks wake it, ms (default 1000). */
   depositHeadsPollIntervalMs?: number | undefined
+  /** The chains mine each transaction as it arrives (no block time): the relayer's sends come back with their receipts (createChainSender). Default false. */
+  automine?: boolean | undefined
   log?: ((line: string) => void) | undefined
 }
 
@@ -240,6 +243,7 @@ export type DomainServices = {
  */
 export async function createServices(parameters: CreateServicesParameters): Promise<DomainServices> {
   const { devnet, faults, stateDir, log } = parameters
+  const automine = parameters.automine ?? false
   const stops: (() => Promise<void>)[] = []
   const stop = async () => {
     for (const next of stops.splice(0).reverse()) await next()
@@ -252,7 +256,7 @@ export async function createServices(parameters: CreateServicesParameters): Prom
     // One sender per chain for everything the relayer sends (fills, claims, deposit payouts):
     // the relayer's nonces stay in one queue per chain.
     const senders = new Map<number, ChainSender>(
-      devnet.chains.map((chain) => [chain.chainId, createChainSender({ chain })]),
+      devnet.chains.map((chain) => [chain.chainId, createChainSender({ chain, automine })]),
     )
     // Faults wrap the domain (simulator/faultInjection): decorators put around the services and
     // their parts here, so no domain module knows the switchboard.
@@ -368,7 +372,8 @@ export async function createServices(parameters: CreateServicesParameters): Prom
         async revert(id) {
           const reverted = await devnet.revert(id)
           if (reverted) {
-            for (const chain of devnet.chains) senders.set(chain.chainId, createChainSender({ chain }))
+            for (const chain of devnet.chains)
+              senders.set(chain.chainId, createChainSender({ chain, automine }))
             depositProcessor.outbox.clockMoved()
           }
           return reverted

@@ -9,8 +9,8 @@ import {
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { keepAliveTransport } from '../../lib/keepAliveTransport'
 import { nativeSigningAccount } from '../../lib/nativeSign'
+import { syncSendTransport } from '../../lib/syncSendTransport'
 import { BaseError } from '../../spec/BaseError'
-import { syncSendTransport } from './syncSendTransport'
 import type { TargetCapabilities } from './types'
 
 // The runner's chain clients and signing accounts, made once per process and shared by every

@@ -109,3 +109,39 @@ test("on the simulator's transport (keepAliveTransport, batch), the estimate and
   expect(roundTrips).toBe(3)
   expect((await sender.waitForReceipt(hash)).status).toBe('success')
 })
+
+test('automine: a send is the estimate, the nonce and one eth_sendRawTransactionSync; its receipt costs no round trip', async () => {
+  const methods: string[] = []
+  let roundTrips = 0
+  const transport = recordMethods(
+    keepAliveTransport(anvil.rpcUrl, { batch: { maxSize: 2_000 }, onRoundTrip: () => roundTrips++ }),
+    methods,
+  )
+  const { publicClient: viaHttp } = clients()
+  const chain = viaHttp.chain
+  const account = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 4 })
+  const publicClient = createPublicClient({ chain, transport })
+  const relayerClient = createWalletClient({ chain, transport, account })
+  const sender = createChainSender({ chain: { chainId: 10, publicClient, relayerClient }, automine: true })
+  const to = mnemonicToAccount(DEV_MNEMONIC, { addressIndex: 7 }).address
+  const before = await publicClient.getBalance({ address: to })
+  methods.length = 0
+  roundTrips = 0
+  const hash = await sender.send({ to, data: '0x', value: parseEther('0.2') })
+  expect(methods.slice(3)).toEqual(['eth_getTransactionCount', 'eth_sendRawTransactionSync'])
+  expect(roundTrips).toBe(3)
+  const receipt = await sender.waitForReceipt(hash)
+  expect(receipt).toMatchObject({ status: 'success', transactionHash: hash })
+  expect(typeof receipt.blockNumber).toBe('bigint')
+  expect(roundTrips).toBe(3)
+  expect(await publicClient.getBalance({ address: to })).toBe(before + parseEther('0.2'))
+
+  // Someone else sends with the relayer's key: the next send is refused for its nonce, resyncs
+  // and goes through (the sync call's refusal is the node's word, as a plain send's was).
+  await relayerClient.sendTransaction({ to, value: 1n })
+  methods.length = 0
+  const second = await sender.send({ to, data: '0x', value: 2n })
+  expect((await sender.waitForReceipt(second)).status).toBe('success')
+  expect(methods.filter((method) => method === 'eth_getTransactionCount')).toHaveLength(1)
+  expect(await publicClient.getBalance({ address: to })).toBe(before + parseEther('0.2') + 3n)
+})
