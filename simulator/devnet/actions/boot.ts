@@ -3,7 +3,7 @@ import type { Address } from 'viem'
 import { DEFAULT_CHAIN_IDS } from '../../../spec/startOptions'
 import { type AnvilInstance, startAnvil } from '../anvil'
 import { freshBootState } from '../bootStateFiles.js'
-import { createDevnetChain } from '../chain'
+import { createDevnetChain, type DevnetChain } from '../chain'
 import type { ChainBootReport, DevnetState } from '../devnetState'
 import { DevnetError } from '../errors'
 import { FUNDING } from '../funding'
@@ -97,7 +97,8 @@ export async function bootDevnet(parameters: StartDevnetParameters = {}): Promis
       chains.map(async (chain, i) => {
         const image = bakedFor(chain.chainId)
         if (image) {
-          if (await holdsBootState(chain, image)) {
+          const [holds] = await Promise.all([holdsBootState(chain, image), quietAnvil(chain)])
+          if (holds) {
             log(`chain ${chain.chainId}: boot state loaded (placed and funded at build time)`)
             return {
               chainId: chain.chainId,
@@ -113,14 +114,18 @@ export async function bootDevnet(parameters: StartDevnetParameters = {}): Promis
           anvils[i] = await startAnvil(launchParameters(chain.chainId, i))
           chains[i] = chainOf(anvils[i]!)
         }
-        return bootChain({
-          chain: chains[i]!,
-          keys,
-          saved: states[i],
-          forked: chain.forkUrl !== undefined,
-          balance: parameters.balance,
-          log,
-        })
+        const [report] = await Promise.all([
+          bootChain({
+            chain: chains[i]!,
+            keys,
+            saved: states[i],
+            forked: chain.forkUrl !== undefined,
+            balance: parameters.balance,
+            log,
+          }),
+          quietAnvil(chains[i]!),
+        ])
+        return report
       }),
     )
     // The head of each chain loaded from a checkpoint whose gas was saved with it.
@@ -182,4 +187,15 @@ export async function bootDevnet(parameters: StartDevnetParameters = {}): Promis
     checkpointedHeights: '',
     savedGas: { ...meta?.gas },
   }
+}
+
+/**
+ * Turns off the Anvil's log of every request and transaction (`anvil_setLoggingEnabled`): no one
+ * reads it once the Anvil listens (its output is read until then, for the port and for start
+ * errors), yet each line was a write to the pipe that our process then read, ~2900 per
+ * conformance run (~10 µs of our CPU each, measured: BENCHMARKS.md "Simulator child"). Sent
+ * beside the chain's first boot requests, so in their round trip.
+ */
+function quietAnvil(chain: DevnetChain): Promise<unknown> {
+  return chain.testClient.request({ method: 'anvil_setLoggingEnabled', params: [false] })
 }
