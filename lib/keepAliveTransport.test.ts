@@ -228,3 +228,22 @@ test("viemErrors: failures as viem's http() throws them, so its retries are http
   expect(bad).toMatchObject({ name: 'HttpRequestError', status: 502 })
   expect(trips).toBe(3)
 })
+
+test('batch: eth_sendRawTransactionSync goes alone, or in the batch of its turn with waitingInBatch', async () => {
+  const call = { to: '0x0000000000000000000000000000000000000001', data: '0xbeef' } as const
+  const methods = (sent: unknown) =>
+    (Array.isArray(sent) ? sent : [sent]).map((c: { method: string }) => c.method).sort()
+  for (const waitingInBatch of [false, true]) {
+    const transport = keepAliveTransport(url, { batch: { waitingInBatch } })({ chain: mainnet })
+    seen.length = 0
+    await Promise.allSettled([
+      transport.request({ method: 'eth_sendRawTransactionSync', params: ['0x02'] }),
+      transport.request({ method: 'eth_call', params: [call, 'latest'] }),
+    ])
+    expect(seen.map(methods).sort()).toEqual(
+      waitingInBatch
+        ? [['eth_call', 'eth_sendRawTransactionSync']]
+        : [['eth_call'], ['eth_sendRawTransactionSync']],
+    )
+  }
+})

@@ -63,7 +63,20 @@ export type KeepAliveTransportParameters = {
    * depend on each other are ever in flight together (a caller that needs one answered first
    * awaits it before the next).
    */
-  batch?: boolean | { maxSize?: number | undefined; wait?: 'microtask' | 'turn' | undefined } | undefined
+  batch?:
+    | boolean
+    | {
+        maxSize?: number | undefined
+        wait?: 'microtask' | 'turn' | undefined
+        /**
+         * `eth_sendRawTransactionSync` goes in the batch of its turn like any request, instead of
+         * alone ({@link WAITING_METHODS}): for a node that mines each transaction as it arrives (an
+         * automining Anvil), where it holds the batch's other answers back only for the mining,
+         * and the transaction shares a round trip with the requests made beside it. Default false.
+         */
+        waitingInBatch?: boolean | undefined
+      }
+    | undefined
   /** viem's retries of a failed request (its `shouldRetry`: rate limits, HTTP 5xx, …). Default 0. */
   retryCount?: number | undefined
   /**
@@ -89,8 +102,8 @@ type Queued = {
 
 /**
  * Methods the node answers only once something happened (eth_sendRawTransactionSync: once the
- * transaction is mined, up to its own time limit): always sent alone, or they would hold back
- * every other answer of their batch.
+ * transaction is mined, up to its own time limit): sent alone, or they would hold back every
+ * other answer of their batch (unless the batch option `waitingInBatch` says the node mines at once).
  */
 const WAITING_METHODS: ReadonlySet<string> = new Set(['eth_sendRawTransactionSync'])
 
@@ -262,8 +275,9 @@ export function keepAliveTransport(rpcUrl: string, parameters: KeepAliveTranspor
     })
   }
 
+  const waitingInBatch = typeof parameters.batch === 'object' && parameters.batch.waitingInBatch === true
   const request = (method: string, params: unknown) =>
-    parameters.batch && !batchRefused && !WAITING_METHODS.has(method)
+    parameters.batch && !batchRefused && (waitingInBatch || !WAITING_METHODS.has(method))
       ? enqueue(method, params)
       : single(method, params)
   /** An error of this module as viem's `http()` throws it. */

@@ -99,6 +99,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
   const quoteTtlSeconds = parameters.quoteTtlSeconds ?? DEFAULT_QUOTE_TTL_SECONDS
   // Checked before any chain starts: a bad --gas-price fails at once.
   const gas = createGasPrices(parameters.gasPrices)
+  const automine = parameters.blockTime === undefined
   const faults = parameters.faults ?? createFaults()
   // The bin starts Anvils while the code loads; they are adopted here, and the unused ones stopped.
   const early = parameters.launchAnvil ? undefined : earlyAnvilLauncher()
@@ -114,10 +115,9 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
     blockTime: parameters.blockTime,
     log: parameters.log,
     launchAnvil: parameters.launchAnvil ?? early?.launch,
-    // node:http keep-alive, the calls made within one turn of the event loop in one JSON-RPC batch
-    // (keepAliveTransport's default): 0.3 against 0.5-0.7 ms of CPU and 1.1 against 2.8 ms per
-    // round trip for viem's `http` (BENCHMARKS.md).
-    transport: (rpcUrl) => keepAliveTransport(rpcUrl, { batch: { maxSize: 2_000 } }),
+    // Keep-alive, a turn's calls in one JSON-RPC batch (automining: with the relayer's sends). BENCHMARKS.md
+    transport: (rpcUrl) =>
+      keepAliveTransport(rpcUrl, { batch: { maxSize: 2_000, waitingInBatch: automine } }),
     bootState: parameters.bootState,
     clockAt: parameters.clockAt,
   }).finally(() => early?.release())
@@ -140,7 +140,7 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
       swapFeeBps: parameters.swapFeeBps,
       depositPollIntervalMs: parameters.depositPollIntervalMs,
       depositHeadsPollIntervalMs: parameters.depositHeadsPollIntervalMs,
-      automine: parameters.blockTime === undefined,
+      automine,
       log: parameters.log,
     })
     const { services } = domain
