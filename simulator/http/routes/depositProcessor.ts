@@ -17,24 +17,26 @@ export function depositProcessorHandlers(
 ): RouteHandlers<typeof DEPOSIT_PROCESSOR_ROUTES> {
   // The tenant is the caller's API key, as the auth plugin decorated the request with it.
   const processor = app.services.depositProcessor
-  // The answers marked trustResponse are built to their schemas and sent as built: every one the
-  // tests make is checked byte for byte (trustedResponse.ts); the others are checked here.
+  // Every answer is marked trustResponse: built to its schema and sent as built (keys in the
+  // builder's order); every one the tests make is checked against the schema (trustedResponse.ts).
   return {
     depositSetup: async (request) =>
       trustResponse(await processor.setup(request.tenant, request.body.params)),
     depositGetSetup: async (request) => trustResponse(await processor.getSetup(request.tenant)),
     depositRegister: async (request) => trustResponse(await processor.register(request.tenant, request.body)),
-    depositList: (request) => processor.listDeposits(request.tenant, request.query),
+    depositList: async (request) =>
+      trustResponse(await processor.listDeposits(request.tenant, request.query)),
     depositGet: async (request) => {
       const deposit = await processor.getDeposit(request.tenant, request.params.id)
       if (!deposit) throw new ApiError('NOT_FOUND', `No deposit ${request.params.id}.`)
-      return deposit
+      return trustResponse(deposit)
     },
-    webhookEventList: (request) => processor.listWebhookEvents(request.tenant, request.query),
+    webhookEventList: async (request) =>
+      trustResponse(await processor.listWebhookEvents(request.tenant, request.query)),
     webhookEventResend: async (request) => {
       const event = await processor.resendWebhookEvent(request.tenant, request.params.id)
       if (!event) throw new ApiError('NOT_FOUND', `No webhook event ${request.params.id}.`)
-      return event
+      return trustResponse(event)
     },
     webhookResendFailed: async (request) => {
       const eventIds = await processor.resendFailedWebhookEvents(request.tenant, request.body?.limit)

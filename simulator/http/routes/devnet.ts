@@ -29,7 +29,7 @@ export function devnetHandlers(app: FastifyInstance): RouteHandlers<typeof DEVNE
         chains,
       })
     },
-    manifest: async () => devnet.manifest(),
+    manifest: async () => trustResponse(devnet.manifest()),
     clockAdvance: async (request) => trustResponse(await devnet.advanceClock(request.body.seconds)),
     quotesReset: async () => {
       await quoting.resetQuotes()

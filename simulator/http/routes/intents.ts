@@ -24,11 +24,13 @@ export function intentHandlers(app: FastifyInstance): RouteHandlers<typeof INTEN
   // A blanc submit (both paths): a dry run, or the quote taken and its intent accepted.
   const submitQuote = async (intentId: string, { signatures, options }: BlancSubmitRequest) => {
     const signed = quoteSignaturesOf(signatures)
-    return toBlancSubmission(
-      intentId,
-      options?.dryRun
-        ? { dryRun: await intents.simulateQuoted(intentId, signed) }
-        : await intents.submitQuoted(intentId, signed),
+    return trustResponse(
+      toBlancSubmission(
+        intentId,
+        options?.dryRun
+          ? { dryRun: await intents.simulateQuoted(intentId, signed) }
+          : await intents.submitQuoted(intentId, signed),
+      ),
     )
   }
   return {
