@@ -3,7 +3,6 @@ import {
   type Address,
   type Hex,
   hashMessage,
-  keccak256,
   recoverAddress,
   type SerializeTransactionFn,
   serializeTransaction,
@@ -12,12 +11,14 @@ import {
 import { type PrivateKeyAccount, publicKeyToAddress, toAccount } from 'viem/accounts'
 import { hashAuthorization } from 'viem/utils'
 import { type AnyTypedDataDefinition, hashTypedData } from './hashTypedData'
+import { keccak256Hex } from './keccak'
 
 /**
  * A viem {@link PrivateKeyAccount} that signs with libsecp256k1 (the `secp256k1` package's
  * native binding, prebuilt for linux-x64) instead of viem's pure-JS noble-curves: digests
  * (`sign`), messages, typed data and transactions, each hashed exactly as viem's own account
- * hashes it (hashMessage, the serializer and keccak256; typed data by lib/hashTypedData.ts, to
+ * hashes it (hashMessage, the serializer and keccak256, by WebAssembly for a transaction's
+ * kilobytes: lib/keccak.ts; typed data by lib/hashTypedData.ts, to
  * viem's very digest with the type hashes computed once), only the signature of the digest is
  * native.
  *
@@ -48,7 +49,7 @@ export function nativeSigningAccount(privateKey: Hex): PrivateKeyAccount {
       const serialize = serializer as SerializeTransactionFn<TransactionSerializable>
       const signable =
         transaction.type === 'eip4844' ? { ...transaction, sidecars: false as const } : transaction
-      const signature = signatureOf(keccak256(await serialize(signable)), key)
+      const signature = signatureOf(keccak256Hex(await serialize(signable)), key)
       return (await serialize(transaction, signature)) as Hex
     },
     signTypedData: async (typedData) => signHash(hashTypedData(typedData as AnyTypedDataDefinition), key),

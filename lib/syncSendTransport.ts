@@ -1,5 +1,5 @@
 import type { Hex, Transport } from 'viem'
-import { keccak256 } from 'viem'
+import { keccak256Hex } from './keccak'
 
 /**
  * How long a transaction sent by `eth_sendRawTransactionSync` may stay unanswered before the node
@@ -73,13 +73,13 @@ export function syncSendTransport(inner: Transport): Transport {
         })
       } catch (error) {
         // The sync call took it after all (a node behind a balancer that answered late).
-        if (/already known/i.test(String((error as Error).message))) return keccak256(raw)
+        if (/already known/i.test(String((error as Error).message))) return keccak256Hex(raw)
         throw error
       }
     }
 
     async function sendSync(raw: Hex): Promise<unknown> {
-      const hash = keccak256(raw)
+      const hash = keccak256Hex(raw)
       type Outcome = { receipt: unknown } | { error: unknown }
       const sync: Promise<Outcome> = base
         .request({ method: 'eth_sendRawTransactionSync', params: [raw] } as never, { retryCount: 0 })
