@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { request } from 'node:http'
+import { Agent, request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
   MAX_WEBHOOK_BYTES,
@@ -46,6 +46,27 @@ describe('webhook receiver', () => {
     expect(hooks.map((h) => h.signature)).toEqual(['valid', 'invalid', 'invalid', 'absent', 'invalid'])
     expect(hooks[0]!.rawBody.toString()).toBe(body)
     expect(hooks[0]!.json).toEqual({ type: 'bridge-failed', data: { errorCode: 'TOKEN-3' } })
+  })
+
+  test("a keep-alive sender's webhooks share one connection", async () => {
+    const inbox = receiver.createInbox()
+    const agent = new Agent({ keepAlive: true })
+    const reused: boolean[] = []
+    for (let i = 0; i < 3; i++)
+      await new Promise<void>((resolve, reject) => {
+        const sent = request(
+          inbox.url,
+          { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+          (response) => {
+            reused.push(sent.reusedSocket)
+            response.resume().once('end', () => resolve())
+          },
+        )
+        sent.once('error', reject)
+        sent.end('{}')
+      })
+    agent.destroy()
+    expect(reused).toEqual([false, true, true])
   })
 
   test('inboxes are separate and have their own secrets', async () => {

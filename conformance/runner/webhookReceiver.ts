@@ -182,8 +182,11 @@ export async function startWebhookReceiver(
           else answer()
         })
       })
-      // Idle keep-alive connections close soon, so `down()` and `close()` are not held up.
-      created.keepAliveTimeout = 1_000
+      // Idle keep-alive connections stay 5 s (Node's default): Node's keep-alive agent keeps no
+      // socket whose server hints `Keep-Alive: timeout=1` or less, so with 1 s every webhook the
+      // simulator sent was a connection of its own (65 per run). `down()` and `close()` close the
+      // idle ones themselves.
+      created.keepAliveTimeout = 5_000
       created.once('error', reject)
       created.listen(port, host, () => {
         port = (created.address() as AddressInfo).port
