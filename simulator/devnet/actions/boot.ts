@@ -193,8 +193,8 @@ export async function bootDevnet(parameters: StartDevnetParameters = {}): Promis
  * Turns off the Anvil's log of every request and transaction (`anvil_setLoggingEnabled`): no one
  * reads it once the Anvil listens (its output is read until then, for the port and for start
  * errors), yet each line was a write to the pipe that our process then read, ~2900 per
- * conformance run (~10 µs of our CPU each: BENCHMARKS.md, "the simulator child's CPU per request"). Sent
- * beside the chain's first boot requests, so in their round trip.
+ * conformance run (~10 µs of our CPU each: BENCHMARKS.md, "the simulator child's CPU per
+ * request"). Sent beside the chain's first boot requests, so in their round trip.
  */
 function quietAnvil(chain: DevnetChain): Promise<unknown> {
   // An Anvil without the method logs as before: nothing else depends on it.
