@@ -49,8 +49,7 @@ export function buildHttpRequest(
   if (mapped.mapping !== undefined) context.mappingsApplied?.add(mapped.mapping)
   let body: string | undefined
   if (http.rawBody !== undefined) body = http.rawBody
-  else if (http.oversizeBytes !== undefined)
-    body = JSON.stringify({ padding: 'x'.repeat(Math.max(0, http.oversizeBytes - 14)) })
+  else if (http.oversizeBytes !== undefined) body = oversizeBody(http.oversizeBytes)
   else if (mapped.body !== undefined) body = JSON.stringify(mapped.body)
   if (body !== undefined) headers['content-type'] = 'application/json'
   Object.assign(headers, http.headers)
@@ -64,11 +63,47 @@ export function buildHttpRequest(
   }
 }
 
+/** Oversized bodies by size: the same text every time, built once (see {@link oversizeBody}). */
+const oversizeBodies = new Map<number, string>()
+
+/**
+ * A JSON body of `size` bytes (`{"padding":"xxx…"}`, the very text `JSON.stringify` makes of
+ * that object), built once per size and flat: a run sends the 4 MiB one twice, and building it
+ * (a repeat, then stringifying and slicing 4 MiB for the report's excerpt) cost ~25 ms of CPU
+ * each time.
+ */
+function oversizeBody(size: number): string {
+  let body = oversizeBodies.get(size)
+  if (body === undefined) {
+    body = `{"padding":"${'x'.repeat(Math.max(0, size - 14))}"}`
+    // Flattened now (a concatenation is a rope until read), so each send and excerpt reads it as it is.
+    body.charCodeAt(body.length >> 1)
+    oversizeBodies.set(size, body)
+  }
+  return body
+}
+
+/** A target's base URL split once: its origin and its path without a trailing slash. */
+const bases = new Map<string, { origin: string; prefix: string }>()
+
+/**
+ * A path that the URL parser keeps as it is after an origin: letters, digits and `-._~/`, a
+ * query of those and `=&,:`, no `.` or `..` segment, no `//` (nothing to encode or resolve).
+ */
+const PLAIN_PATH = /^(?!.*\/\.{1,2}(?:[/?]|$))(?!\/\/)\/[\w\-.~/]*(?:\?[\w\-.~/=&,:]*)?$/
+
 /** The target's base URL and a path: a base URL with a path of its own keeps it (`http://h/api` + `/quotes`). */
 export function joinUrl(target: string, path: string): string {
-  const base = new URL(target)
-  const prefix = base.pathname.replace(/\/$/, '')
-  return new URL(`${prefix}${path}`, base.origin).toString()
+  let base = bases.get(target)
+  if (base === undefined) {
+    const parsed = new URL(target)
+    base = { origin: parsed.origin, prefix: parsed.pathname.replace(/\/$/, '') }
+    bases.set(target, base)
+  }
+  // Every request of a run joins the same base: the URL parser's result is known for a plain
+  // path (the same string; joinUrl.test.ts compares both on such paths), any other goes through it.
+  if (base.origin !== 'null' && PLAIN_PATH.test(path)) return `${base.origin}${base.prefix}${path}`
+  return new URL(`${base.prefix}${path}`, base.origin).toString()
 }
 
 /** A request as a report keeps it: the run's API key redacted, the body cut to a few KB. */

@@ -1,4 +1,5 @@
 import type { Matcher, StatusExpectation } from '../scenario/schema'
+import { compiled } from './patterns'
 
 /** A value read at a path, or that there was none. */
 export type PathRead = { found: boolean; value: unknown }
@@ -159,7 +160,7 @@ export function applyMatcher(
     return { ok: false, message: `is ${JSON.stringify(value)}, not one of ${JSON.stringify(matcher.oneOf)}` }
   if (matcher.matches !== undefined) {
     const text = typeof value === 'string' ? value : JSON.stringify(value)
-    if (!new RegExp(matcher.matches, options.ignoreCase ? 'i' : '').test(text))
+    if (!compiled(matcher.matches, options.ignoreCase ? 'i' : '').test(text))
       return {
         ok: false,
         message: `${JSON.stringify(text).slice(0, 200)} does not match /${matcher.matches}/`,

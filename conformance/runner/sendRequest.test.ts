@@ -28,6 +28,7 @@ beforeAll(async () => {
       return res.on('close', () => clearInterval(timer))
     }
     if (req.url === '/big') return res.end(Buffer.alloc(MAX_RESPONSE_BYTES + 1, 0x20))
+    if (req.url?.startsWith('/echo')) return res.end(JSON.stringify({ url: req.url, host: req.headers.host }))
     // A proxy's doing: compressed although nothing asked for it, a charset and a byte-order mark.
     const encoded = /^\/encoded\/(.*)$/.exec(req.url ?? '')?.[1]
     if (encoded !== undefined) {
@@ -71,6 +72,26 @@ describe('sendRequest bounds what a target can make the runner read', () => {
       expect((await get(`/encoded/${coding}`)).json).toEqual({ ok: 'encoded' })
     // A coding the runner does not know: the body is judged as it came.
     expect((await get('/encoded/bogus')).json).toEqual({ ok: 'encoded' })
+  })
+
+  test('the request line and host are what node:http makes of the URL, plain or not', async () => {
+    const paths = [
+      '/echo/a/b?x=1&y=2',
+      '/echo/a b',
+      '/echo/a/../b',
+      '/echo/./c?q=<1>',
+      '/echo?x#frag',
+      '/echo/%2e/ä',
+    ]
+    for (const path of paths) {
+      const expected = new URL(`${base}${path}`)
+      // Twice: the first of an origin, then one whose origin was seen.
+      for (let i = 0; i < 2; i++)
+        expect((await get(path)).json, path).toEqual({
+          url: `${expected.pathname}${expected.search}`,
+          host: expected.host,
+        })
+    }
   })
 
   test('a normal answer is read whole', async () => {

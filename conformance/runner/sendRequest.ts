@@ -1,5 +1,6 @@
-import { request as httpRequest } from 'node:http'
+import { request as httpRequest, type RequestOptions } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { urlToHttpOptions } from 'node:url'
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib'
 import { parseJsonExact } from './parseJsonExact'
 
@@ -53,13 +54,14 @@ export function sendRequest(parameters: {
       clearTimeout(deadline)
       reject_(error)
     }
+    const bodyBytes = body === undefined ? 0 : Buffer.byteLength(body)
+    // No socket idle timeout (http's `timeout`) besides the deadline: it would start later and
+    // last as long, so the deadline always came first.
     const request = (url.startsWith('https:') ? httpsRequest : httpRequest)(
-      url,
       {
+        ...requestTarget(url),
         method,
-        headers:
-          body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        timeout: timeoutMs,
+        headers: body === undefined ? headers : { ...headers, 'content-length': String(bodyBytes) },
       },
       (response) => {
         responded = true
@@ -88,11 +90,10 @@ export function sendRequest(parameters: {
         })
       },
     )
-    request.on('timeout', () => request.destroy(new Error(`no response within ${timeoutMs} ms`)))
     request.on('error', (error) => {
       if (!responded) reject(error)
     })
-    if (body === undefined || Buffer.byteLength(body) < LARGE_BODY || earlyAnswerMs <= 0) {
+    if (body === undefined || bodyBytes < LARGE_BODY || earlyAnswerMs <= 0) {
       request.end(body)
       return
     }
@@ -103,6 +104,34 @@ export function sendRequest(parameters: {
       if (!responded) request.end(body)
     }, earlyAnswerMs)
   })
+}
+
+/** An origin as a request's options (protocol, host, port), parsed once: a run sends to one or two. */
+const origins = new Map<string, RequestOptions>()
+
+/** `http(s)://host[:port]` with nothing the URL parser would read differently (no credentials, no `\\`). */
+const PLAIN_ORIGIN = /^https?:\/\/[\w.\-:[\]]+$/
+/** A path and query the URL parser keeps as they are (nothing to encode, resolve or cut off). */
+const PLAIN_REST = /^\/[\w\-.~/]*(?:\?[\w\-.~/=&,:]*)?$/
+
+/**
+ * node:http's options for a URL: what `http.request(url)` makes of it (node's urlToHttpOptions),
+ * without parsing the URL again for each request of a run when its origin was seen and its
+ * path is plain (the URLs the runner builds: buildHttpRequest.ts joinUrl); any other URL is parsed.
+ */
+function requestTarget(url: string): RequestOptions {
+  const slash = url.indexOf('/', url.indexOf('//') + 2)
+  const origin = slash === -1 ? url : url.slice(0, slash)
+  const rest = slash === -1 ? '/' : url.slice(slash)
+  if (!PLAIN_ORIGIN.test(origin) || !PLAIN_REST.test(rest) || /\/\.{1,2}(?:[/?]|$)/.test(rest))
+    return urlToHttpOptions(new URL(url))
+  let options = origins.get(origin)
+  if (options === undefined) {
+    const { protocol, hostname, port } = urlToHttpOptions(new URL(origin))
+    options = port === undefined ? { protocol, hostname } : { protocol, hostname, port }
+    origins.set(origin, options)
+  }
+  return { ...options, path: rest }
 }
 
 /**

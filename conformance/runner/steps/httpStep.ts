@@ -119,20 +119,21 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
 
   if (expect.anyOf) results.push(evaluateAnyOf(expect.anyOf, response))
   const refused = results.filter((r) => !r.ok)
-  const sent = `${request.method} ${new URL(request.url).pathname}`
+  // Only a note or a reason says it: not parsed for every answer.
+  const sent = () => `${request.method} ${new URL(request.url).pathname}`
   if (step.prerequisite !== undefined && refused.length > 0)
     throw new NotApplicableError(
-      `${step.prerequisite}: ${sent} answered ${response.status} (${refused
+      `${step.prerequisite}: ${sent()} answered ${response.status} (${refused
         .map((r) => r.message ?? `${r.name} failed`)
         .join('; ')
         .slice(0, 300)})`,
     )
   if (step.needs !== undefined && missingRouteMessage({}, response) !== undefined)
-    throw new NotApplicableError(`${step.needs}: the target answers ${response.status} to ${sent}`)
+    throw new NotApplicableError(`${step.needs}: the target answers ${response.status} to ${sent()}`)
   // Setup that took: noted, not counted (a 2xx the spec does not describe proves nothing yet).
   const preparing = step.setup ?? step.prerequisite
   if (preparing !== undefined && refused.length === 0 && response.status < 500) {
-    run.note(`setup: ${step.name ?? sent} (${preparing}): ${sent} answered ${response.status}`)
+    run.note(`setup: ${step.name ?? sent()} (${preparing}): ${sent()} answered ${response.status}`)
     captureValues(vars, step.capture, (path) => readCapture(response, path))
     return
   }
