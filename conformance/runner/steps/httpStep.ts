@@ -80,8 +80,9 @@ export async function httpStep(step: HttpStep, run: StepRun): Promise<void> {
         ...request,
         timeoutMs: Math.max(1000, Math.min(30_000, run.deadline - Date.now())),
         // The runner's own simulator reads a refused body to its end before it answers
-        // (simulator/http/refusedBody.ts): no early answer to wait for.
-        ...(context.ownSimulator && { earlyAnswerMs: 0 }),
+        // (simulator/http/refusedBody.ts): no early answer to wait for. It is this run's own
+        // server, sent to over a lean client (sendRequest's ownServer).
+        ...(context.ownSimulator && { earlyAnswerMs: 0, ownServer: true }),
       })
       const chosen = chooseElements(normalizeCaip2(sent.json, request.caip2Response), choices)
       response = { ...sent, json: chosen.json }
