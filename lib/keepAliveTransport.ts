@@ -10,7 +10,7 @@
 import { Agent } from 'node:http'
 import { custom, HttpRequestError, RpcRequestError, TimeoutError, type Transport } from 'viem'
 import { BaseError } from './BaseError'
-import { localHttpPost } from './localHttpPost'
+import { type LocalHttpAnswer, type LocalHttpPostParameters, localHttpPost } from './localHttpPost'
 
 /** A JSON-RPC answer that carries an error (viem maps `code` to its RPC error classes). */
 export class RpcAnswerError extends BaseError {
@@ -87,6 +87,11 @@ export type KeepAliveTransportParameters = {
    * UnknownRpcError, which viem retries. Default false.
    */
   viemErrors?: boolean | undefined
+  /**
+   * The HTTP hop of an `http://` endpoint, for a caller with a lighter one for an endpoint of its
+   * own (the conformance runner's loopback client); default {@link localHttpPost}.
+   */
+  hop?: ((parameters: LocalHttpPostParameters) => Promise<LocalHttpAnswer>) | undefined
 }
 
 type JsonRpcAnswer = {
@@ -136,7 +141,7 @@ export function keepAliveTransport(rpcUrl: string, parameters: KeepAliveTranspor
 
   async function answerOf(body: string): Promise<{ status: number; text: string }> {
     if (agent)
-      return localHttpPost({
+      return (parameters.hop ?? localHttpPost)({
         agent,
         url,
         body,

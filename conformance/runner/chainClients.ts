@@ -11,6 +11,7 @@ import { keepAliveTransport } from '../../lib/keepAliveTransport'
 import { nativeSigningAccount } from '../../lib/nativeSign'
 import { syncSendTransport } from '../../lib/syncSendTransport'
 import { BaseError } from '../../spec/BaseError'
+import { loopbackPost } from './loopbackHttp'
 import type { TargetCapabilities } from './types'
 
 // The runner's chain clients and signing accounts, made once per process and shared by every
@@ -19,6 +20,21 @@ import type { TargetCapabilities } from './types'
 /** Thrown when a chain step cannot be carried out (unknown chain, account, token). */
 export class ChainActionError extends BaseError {
   override name = 'Conformance.ChainActionError'
+}
+
+/** RPC URLs of the chains the run's own simulator started (see {@link markOwnChains}). */
+const ownRpcUrls = new Set<string>()
+
+/**
+ * Marks chains as the run's own simulator's (it started them on this machine): their JSON-RPC
+ * goes over the lean loopback client, the same requests and answers as node:http's for less
+ * CPU. A target's chains otherwise (`--target`, `--chains`) keep node:http.
+ *
+ * @example
+ * markOwnChains(caps.chains.map((chain) => chain.rpcUrl))
+ */
+export function markOwnChains(rpcUrls: Iterable<string>): void {
+  for (const rpcUrl of rpcUrls) ownRpcUrls.add(rpcUrl)
 }
 
 /** The clients of a chain by `chainId rpcUrl`, made once per process (a client is not cheap to make). */
@@ -68,7 +84,13 @@ function makeClients(chainId: number, rpcUrl: string): ChainClients {
  */
 export function chainTransport(rpcUrl: string): Transport {
   return syncSendTransport(
-    keepAliveTransport(rpcUrl, { batch: { wait: 'microtask' }, retryCount: 3, viemErrors: true }),
+    keepAliveTransport(rpcUrl, {
+      batch: { wait: 'microtask' },
+      retryCount: 3,
+      viemErrors: true,
+      // A chain of the run's own simulator: over the lean loopback client (loopbackHttp.ts).
+      ...(ownRpcUrls.has(rpcUrl) && { hop: loopbackPost }),
+    }),
   )
 }
 

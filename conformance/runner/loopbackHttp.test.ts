@@ -1,8 +1,9 @@
-import { createServer, type Server } from 'node:http'
+import { Agent, createServer, type Server } from 'node:http'
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { canSend } from './loopbackHttp'
+import { localHttpPost } from '../../lib/localHttpPost'
+import { canSend, loopbackPost } from './loopbackHttp'
 import { sendRequest } from './sendRequest'
 
 // The lean client (sendRequest's ownServer) against node:http's, on the same servers: every
@@ -98,7 +99,7 @@ const both = async (parameters: {
   method: string
   url: string
   headers?: Record<string, string>
-  body?: string
+  body?: string | undefined
 }) => {
   const request = { headers: {}, timeoutMs: 5000, ...parameters }
   const viaNode = await sendRequest(request)
@@ -194,5 +195,40 @@ describe('the lean loopback client answers as node:http does', () => {
     expect(canSend('GET', '/x', { 'x-a': 'line\r\nbreak' }, false)).toBe(false)
     expect(canSend('GET', '/x', { Host: 'other' }, false)).toBe(false)
     expect(canSend('GET', '/x', { 'Transfer-Encoding': 'chunked' }, false)).toBe(false)
+  })
+
+  test('a JSON-RPC POST (loopbackPost) goes out and comes back as localHttpPost makes it', async () => {
+    rawRequests.length = 0
+    const agent = new Agent({ keepAlive: true })
+    const post = { url: new URL(`${rawBase}/`), body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' }
+    const headers = { 'content-type': 'application/json' }
+    const viaNode = await localHttpPost({ ...post, agent, headers })
+    const viaLean = await loopbackPost({ ...post, agent, headers })
+    expect(viaLean).toEqual(viaNode)
+    expect(rawRequests).toHaveLength(2)
+    expect(rawRequests[1]).toBe(rawRequests[0])
+    const url = new URL(`${base}/echo`)
+    const { date: _a, ...nodeAnswer } = (await localHttpPost({ ...post, url, agent, headers })).headers
+    const { date: _b, ...leanAnswer } = (await loopbackPost({ ...post, url, agent, headers })).headers
+    expect(leanAnswer).toEqual(nodeAnswer)
+    agent.destroy()
+  })
+
+  test("a POST without an answer fails after the idle time, with the caller's error", async () => {
+    const silent = createNetServer(() => {})
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const url = new URL(`http://127.0.0.1:${(silent.address() as { port: number }).port}/`)
+    const started = performance.now()
+    await expect(
+      loopbackPost({
+        agent: new Agent(),
+        url,
+        body: '{}',
+        timeoutMs: 200,
+        timeoutError: () => new Error('RPC did not answer within 200 ms'),
+      }),
+    ).rejects.toThrow('RPC did not answer within 200 ms')
+    expect(performance.now() - started).toBeLessThan(2000)
+    silent.close()
   })
 })

@@ -1,4 +1,6 @@
+import { STATUS_CODES } from 'node:http'
 import { connect, type Socket } from 'node:net'
+import { type LocalHttpAnswer, type LocalHttpPostParameters, localHttpPost } from '../../lib/localHttpPost'
 
 /** An answer as node:http's client would hand it over: status, headers as its `res.headers`, the raw body. */
 export type LoopbackAnswer = {
@@ -20,6 +22,9 @@ export type LoopbackExchangeParameters = {
   maxBodyBytes: number
   /** Called with each socket the exchange uses, so the caller's deadline can destroy it. */
   onSocket?: ((socket: Socket) => void) | undefined
+  /** Fails the exchange with `timeoutError()` after this long without a byte either way (node:http's `setTimeout`). */
+  idleTimeoutMs?: number | undefined
+  timeoutError?: (() => Error) | undefined
 }
 
 /** Idle keep-alive sockets by `host:port` (a run talks to one simulator), each with the release of its idle watch. */
@@ -102,6 +107,7 @@ export function loopbackExchange(parameters: LoopbackExchangeParameters): Promis
     let written = false
     const detach = () => {
       socket.off('data', onData).off('end', onEnd).off('error', fail).off('close', onClose)
+      if (parameters.idleTimeoutMs !== undefined) socket.setTimeout(0).off('timeout', onIdle)
     }
     function fail(error: Error) {
       if (settled) return
@@ -149,7 +155,12 @@ export function loopbackExchange(parameters: LoopbackExchangeParameters): Promis
     function onClose() {
       fail(new Error('socket hang up'))
     }
+    function onIdle() {
+      fail(parameters.timeoutError?.() ?? new Error(`no answer within ${parameters.idleTimeoutMs} ms`))
+    }
     socket.on('data', onData).on('end', onEnd).on('error', fail).on('close', onClose)
+    if (parameters.idleTimeoutMs !== undefined)
+      socket.setTimeout(parameters.idleTimeoutMs).on('timeout', onIdle)
     const sent = () => {
       written = true
     }
@@ -286,5 +297,38 @@ function answerReader(method: string, maxBodyBytes: number) {
     end() {
       return parsed && framing?.kind === 'close' ? done() : undefined
     },
+  }
+}
+
+/**
+ * lib/localHttpPost.ts's POST (a JSON-RPC hop of keepAliveTransport) over {@link loopbackExchange}:
+ * for the chains the runner's own simulator started (chainClients.ts). The same request and
+ * answer; the agent is not used (the lean client keeps its own sockets).
+ *
+ * @example
+ * keepAliveTransport(rpcUrl, { hop: loopbackPost })
+ */
+export async function loopbackPost(parameters: LocalHttpPostParameters): Promise<LocalHttpAnswer> {
+  const { url, body } = parameters
+  const headers = { ...parameters.headers }
+  const path = `${url.pathname}${url.search}`
+  if (url.protocol !== 'http:' || parameters.signal || !canSend('POST', path, headers, true))
+    return localHttpPost(parameters)
+  const answer = await loopbackExchange({
+    method: 'POST',
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: Number(url.port || 80),
+    path,
+    headers,
+    body,
+    maxBodyBytes: Number.POSITIVE_INFINITY,
+    idleTimeoutMs: parameters.timeoutMs,
+    timeoutError: parameters.timeoutError,
+  })
+  return {
+    status: answer.status,
+    statusText: STATUS_CODES[answer.status] ?? '',
+    headers: answer.headers,
+    text: answer.body.toString('utf8'),
   }
 }

@@ -1,6 +1,7 @@
 import { type LoadedScenario, loadScenarios } from '../scenario/loadScenarios'
 import type { Version } from '../scenario/schema'
 import { applyBaseline, type Baseline, readBaseline } from './baseline'
+import { markOwnChains } from './chainClients'
 import { detectCapabilities } from './detectCapabilities'
 import { holdTargetAlone, lockApiKey, shareAfterAlone, shareTarget } from './keyLock'
 import { applyLearned } from './learnProfile'
@@ -142,6 +143,8 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       ownSimulator: local !== undefined,
     })
     const capabilitiesMs = since()
+    // The chains of the run's own simulator, from its manifest (not a --chains file's).
+    if (local && !parameters.chainsFile) markOwnChains(caps.chains.map((chain) => chain.rpcUrl))
     let firstScenarioMs: number | undefined
     let firstScenarioCpuMs: number | undefined
     let aloneDoneMs: number | undefined
