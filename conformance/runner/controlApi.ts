@@ -11,8 +11,8 @@ const CONTROL_TIMEOUT_MS = 10_000
 /**
  * One call of the target's control API, answered as it came: the same request as the contract's
  * control client (spec/controlClient.ts: the path resolved against the target's origin, the run's
- * key, a JSON body), sent through the runner's node:http path (sendRequest.ts) as every other
- * request of a run is, rather than the global fetch (loading undici cost the runner 30-60 ms of
+ * key, a JSON body), sent through sendRequest.ts as every other request of a run is (node:http,
+ * or its lean loopback client for the run's own simulator), rather than the global fetch (loading undici cost the runner 30-60 ms of
  * CPU, and each fetch more than a node:http request).
  */
 async function control(
@@ -29,6 +29,7 @@ async function control(
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
     timeoutMs: CONTROL_TIMEOUT_MS,
+    ownServer: context.ownSimulator,
   })
   // fetch's text() drops a byte-order mark: so does this.
   return { status: response.status, text: response.text.replace(/^\uFEFF/, '') }

@@ -41,7 +41,7 @@ export type DetectCapabilitiesParameters = {
   /**
    * The target is the simulator this run started itself (no `--target`): under the spec's
    * paths, what its probes answer is known ({@link OWN_SIMULATOR_PROBED}), so they are not sent;
-   * its manifest is still read.
+   * its manifest is still read, over the lean client (sendRequest's `ownServer`).
    */
   ownSimulator?: boolean | undefined
 }
@@ -106,7 +106,7 @@ export async function detectCapabilities(
         : { method, path, body }
     const version = as ? as.version : '2026-01.alps'
     try {
-      // node:http, as every scenario's request (sendRequest): Node's fetch would load undici for these alone.
+      // sendRequest, as every scenario's request: Node's fetch would load undici for these alone.
       const response = await sendRequest({
         method: mapped.method,
         url: joinUrl(target, mapped.path),
@@ -117,6 +117,7 @@ export async function detectCapabilities(
         },
         body: mapped.body === undefined ? undefined : JSON.stringify(mapped.body),
         timeoutMs,
+        ownServer: parameters.ownSimulator,
       })
       let json: unknown
       try {
