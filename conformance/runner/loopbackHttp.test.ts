@@ -169,6 +169,27 @@ describe('the lean loopback client answers as node:http does', () => {
     expect(connections).toBe(before + 1)
   })
 
+  test('an idle kept-alive socket does not keep a process alive', async () => {
+    const { execFile } = await import('node:child_process')
+    const { promisify } = await import('node:util')
+    const script = `
+      const { sendRequest } = await import(${JSON.stringify(new URL('./sendRequest.ts', import.meta.url).href)})
+      const answer = await sendRequest({ method: 'GET', url: process.argv[1], headers: {}, timeoutMs: 5000, ownServer: true })
+      console.log(answer.status)`
+    const started = performance.now()
+    const { stdout: out } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script, `${base}/json`],
+      {
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    )
+    expect(out.trim()).toBe('200')
+    // The server (this process, not blocked) keeps the connection open: the child exits at once all the same.
+    expect(performance.now() - started).toBeLessThan(4_000)
+  })
+
   test('a refused connection fails as node:http fails', async () => {
     const closed = createNetServer()
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))

@@ -93,6 +93,8 @@ export function loopbackExchange(parameters: LoopbackExchangeParameters): Promis
   const kept = pool.pop()
   const socket = kept?.socket ?? connect({ host, port, noDelay: true })
   kept?.release()
+  // An idle socket does not keep the process alive (as node:http's agent unrefs its free sockets).
+  socket.ref()
   parameters.onSocket?.(socket)
   // As node:http writes it: the caller's headers in order, its content-length, then Host (the
   // port unless 80) and Connection.
@@ -134,6 +136,7 @@ export function loopbackExchange(parameters: LoopbackExchangeParameters): Promis
           socket.destroy()
         }
         socket.on('close', drop).on('end', drop).on('error', drop)
+        socket.unref()
         pool!.push(entry)
       } else socket.destroy()
       resolve(answer)
