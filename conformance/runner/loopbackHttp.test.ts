@@ -190,6 +190,14 @@ describe('the lean loopback client answers as node:http does', () => {
     expect(performance.now() - started).toBeLessThan(4_000)
   })
 
+  test('a URL that does not parse is refused as node:http refuses it, as a rejection', async () => {
+    const url = 'http://a:b:c/x'
+    const viaNode = sendRequest({ method: 'GET', url, headers: {}, timeoutMs: 1000 })
+    const viaLean = sendRequest({ method: 'GET', url, headers: {}, timeoutMs: 1000, ownServer: true })
+    expect(await viaLean.catch(String)).toBe(await viaNode.catch(String))
+    await expect(viaLean).rejects.toThrow('Invalid URL')
+  })
+
   test('a refused connection fails as node:http fails', async () => {
     const closed = createNetServer()
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))

@@ -50,8 +50,16 @@ export function sendRequest(parameters: {
 }): Promise<HttpResponse> {
   const { method, url, headers, body, timeoutMs, earlyAnswerMs = EARLY_ANSWER_MS } = parameters
   if (parameters.ownServer && url.startsWith('http:')) {
-    const target = requestTarget(url)
-    if (canSend(method, target.path!, headers, body !== undefined)) return sendOwn({ ...parameters, target })
+    // A URL that does not parse is refused by node:http's path below, as for any target.
+    const target = (() => {
+      try {
+        return requestTarget(url)
+      } catch {
+        return undefined
+      }
+    })()
+    if (target && canSend(method, target.path!, headers, body !== undefined))
+      return sendOwn({ ...parameters, target })
   }
   return new Promise((resolve, reject_) => {
     let responded = false
