@@ -204,6 +204,8 @@ function requestTarget(url: string): RequestOptions {
  * none); a body that does not decompress is kept as it came, and judged so.
  */
 function decoded(body: Buffer, encoding: string | undefined): string {
+  // Most answers name no coding.
+  if (encoding === undefined) return body.toString('utf8')
   const limit = { maxOutputLength: MAX_RESPONSE_BYTES }
   const codings = (encoding ?? '')
     .split(',')
