@@ -59,7 +59,7 @@ export function responseChecks(parameters: ResponseChecksParameters): ResponseCh
       },
     },
   ]
-  const found = findRoute(ROUTES, method, path)
+  const found = routeOf(method, path)
   if (!found || status >= 500) return checks
   const route: RouteDefinition = found.route
   if (status < 400 && route.stream) return checks
@@ -95,6 +95,18 @@ export function responseChecks(parameters: ResponseChecksParameters): ResponseCh
     },
   })
   return checks
+}
+
+/** The route table's route of a request, by `METHOD path`: a run asks again for the same ones (114 quotes, polls). */
+const routes = new Map<string, ReturnType<typeof findRoute<typeof ROUTES>>>()
+function routeOf(method: string, path: string) {
+  const key = `${method} ${path}`
+  if (routes.has(key)) return routes.get(key)
+  const found = findRoute(ROUTES, method, path)
+  // Bounded: a run's distinct requests are a few hundred.
+  if (routes.size >= 4096) routes.clear()
+  routes.set(key, found)
+  return found
 }
 
 /**
