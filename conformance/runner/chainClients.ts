@@ -94,17 +94,18 @@ export function chainTransport(rpcUrl: string): Transport {
   )
 }
 
-/** Accounts of the target's funded keys, made once per run rather than once per step (deriving the address is the costly part). */
+/** Accounts by private key (the target's funded ones, and keys steps give), made once per run rather than once per step (deriving the address is the costly part). */
 const fundedAccounts = new Map<Hex, PrivateKeyAccount>()
 
 /** The viem account of a step's signer: a funded account of the target by index, or a `0x` key as given. */
 export function signerAccount(caps: TargetCapabilities, from: number | string): PrivateKeyAccount {
   const key = signerKey(caps, from)
-  // Signs with libsecp256k1, to the same bytes as viem's own account (lib/nativeSign.ts).
-  if (typeof from !== 'number') return nativeSigningAccount(key)
+  // Signs with libsecp256k1, to the same bytes as viem's own account (lib/nativeSign.ts). A key
+  // given as such (a scenario's fresh account) signs several steps too: kept alike, bounded.
   let account = fundedAccounts.get(key)
   if (!account) {
     account = nativeSigningAccount(key)
+    if (fundedAccounts.size >= 4096) fundedAccounts.clear()
     fundedAccounts.set(key, account)
   }
   return account
