@@ -78,6 +78,7 @@ describe.skipIf(!enabled)('the npm package, from its tarball', () => {
       'dist/intent-devnet.mjs',
       'dist/image.mjs',
       'dist/devnet-state/stamp.json',
+      'dist/openapi.json',
       'dist/packed.json',
       'dist/swagger-ui/static/index.html',
       'scenarios/authentication/missing-key.yaml',
