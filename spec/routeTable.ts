@@ -8,6 +8,12 @@ export type RouteMethod = 'GET' | 'POST' | 'HEAD'
 /** A version as the table names it (`2026-04.blanc`) or as scenarios do (`blanc`). */
 export type VersionName = ApiVersion | 'alps' | 'blanc'
 
+/**
+ * A part of the devnet's state its control API changes on its own: token prices (`POST
+ * /_devnet/prices`) or the clock (`POST /_devnet/clock/advance`, every chain's time with it).
+ */
+export type DevnetStatePart = 'prices' | 'clock'
+
 /** A response schema, the same in every version, or one per version. */
 export type ResponseSchema = z.ZodType | { readonly [V in ApiVersion]?: z.ZodType }
 
@@ -59,6 +65,20 @@ export type RouteDefinition = {
   aliasOf?: { route: string; version?: 'alps' | 'blanc'; pathParamsInBody?: readonly string[] }
   /** Where the public service writes chain ids as CAIP-2 (`eip155:<n>`) instead of numbers. */
   caip2?: { request?: readonly string[]; response?: readonly string[] }
+  /**
+   * The one part of the devnet's state a request of this control route changes; a control
+   * route that changes state without it (faults, snapshot, revert, the quote store) may change
+   * any.
+   */
+  changes?: DevnetStatePart
+  /**
+   * The parts of the devnet's state neither its answers nor what the target does after them
+   * depend on (a deposit to an account registered here is priced: the register route depends on
+   * prices). Without it a route may depend on every part. The conformance runner runs a scenario
+   * beside one that changes a part only when none of its requests go to a route that may depend
+   * on that part (conformance/runner/observedState.ts).
+   */
+  independentOf?: readonly DevnetStatePart[]
 }
 
 /** Every version: what a route serves unless it says otherwise. */

@@ -1,7 +1,9 @@
 import type { LoadedScenario } from '../scenario/loadScenarios'
 import type { Step } from '../scenario/schema'
 import { type AccountAssignment, type AccountHold, assignAccounts } from './assignAccounts'
+import { changedBy, EVERY_PART, observedParts, type StatePart } from './observedState'
 import { refusedByRequest } from './refusedRequest'
+import { estimatedCost } from './scenarioCost'
 
 /**
  * What a scenario holds while it runs, so that scenarios run side by side cannot change each
@@ -10,6 +12,10 @@ import { refusedByRequest } from './refusedRequest'
 export type ScenarioClaims = {
   /** Why it runs with no other scenario beside it (it changes what every scenario sees), or undefined. */
   alone: string | undefined
+  /** The parts of the target's state its steps that make it alone change ({@link changedBy}); none when it need not run alone. */
+  changes: readonly StatePart[]
+  /** The parts of the target's state its verdict may depend on ({@link observedParts}). */
+  observes: readonly StatePart[]
   /**
    * It runs alone only for an oversized body, whose verdict depends on the target answering
    * before the body is sent: not when the target reads such a body to its end before it
@@ -58,6 +64,9 @@ function deriveClaims(scenario: LoadedScenario): ScenarioClaims {
   const steps: Step[] = [...scenario.steps, ...scenario.cleanup]
   const faults = scenario.requires.capabilities.includes('faults')
   const reasons = steps.flatMap((step) => stepAloneReason(step, scenario) ?? [])
+  const changes = new Set(
+    steps.flatMap((step) => (stepAloneReason(step, scenario) === undefined ? [] : changedBy(step))),
+  )
   // Faults keep anything from running beside it, whatever else it does first; an oversized
   // body says least ({@link aloneIn}).
   const alone =
@@ -69,8 +78,9 @@ function deriveClaims(scenario: LoadedScenario): ScenarioClaims {
   const acts = new Set<number>()
   const sends = new Set<number>()
   let httpOnly = true
-  for (const step of steps) {
-    for (const match of JSON.stringify(step).matchAll(/\$\{accounts\.(\d+)\./g)) named.add(Number(match[1]))
+  const texts = steps.map((step) => JSON.stringify(step))
+  for (const [index, step] of steps.entries()) {
+    for (const match of texts[index]!.matchAll(/\$\{accounts\.(\d+)\./g)) named.add(Number(match[1]))
     if ('clock' in step || 'fault' in step || 'http' in step || 'wait' in step || 'patch' in step) {
       // None signs as an account or sends from one.
     } else {
@@ -88,6 +98,8 @@ function deriveClaims(scenario: LoadedScenario): ScenarioClaims {
   for (const index of named) if (!httpOnly) acts.add(index)
   return {
     alone,
+    changes: alone === INJECTS_FAULTS ? EVERY_PART : [...changes].sort(),
+    observes: observedParts(steps, texts),
     bodyOnly,
     keyState: setsKeyState(scenario),
     actsAs: [...acts].sort(),
@@ -192,26 +204,6 @@ export function setsKeyState(scenario: LoadedScenario): boolean {
   )
 }
 
-/**
- * A rough cost of a scenario (of its steps from step `from`, 0-based), in milliseconds of a
- * run of all packs against the runner's own simulator, to start the longest first: each kind
- * of step weighs what it took on average there (report.json `stepsMs`, BENCHMARKS.md, issue
- * 29): a request ~50 ms, a poll ~150, a webhook ~100, a chain step ~30, a wait its own time.
- * A scenario of many requests in a row (errors.devnet-validation, 26) is then among the
- * first, not the last to start, where it would end the run alone.
- */
-export function estimatedCost(scenario: LoadedScenario, from = 0): number {
-  let cost = 0
-  for (const step of [...scenario.steps, ...scenario.cleanup].slice(from)) {
-    if ('wait' in step) cost += step.wait
-    else if ('http' in step) cost += step.poll ? 150 : 50
-    else if ('webhook' in step) cost += 100
-    else if ('chain' in step || 'clock' in step) cost += 30
-    else cost += 5
-  }
-  return cost
-}
-
 /** Parameters of {@link runScheduled}. */
 export type RunScheduledParameters = {
   scenarios: readonly LoadedScenario[]
@@ -243,24 +235,26 @@ export type RunScheduledParameters = {
 }
 
 /**
- * Most scenarios that may run beside one that must run alone ({@link mayRunBesideAlone})
- * in flight while it runs: they take the core it leaves idle (it mostly waits on the target),
- * not its share of the runner's event loop (BENCHMARKS.md, issue 29).
+ * Most scenarios that may run beside one that must run alone in flight while it runs or waits
+ * to: they take the core it leaves idle (it mostly waits on the target), not its share of the
+ * runner's event loop (BENCHMARKS.md, issue 29).
  */
 export const BESIDE_ALONE = 2
 
 /**
  * Runs scenarios side by side as their claims allow: first those that must run alone, one at a
- * time, the one with the longest rest after its last step that makes it alone last (the others
- * start beside that rest once it is released), with up to {@link BESIDE_ALONE} of those that
- * may run beside them (requests the target must refuse) meanwhile, except beside one that
- * injects faults; then the others, longest first, up to `concurrency` at once, each
- * per-key-state scenario on a key no other running scenario holds and each funded account
- * acted as by one scenario at a time (readers share it). A released scenario keeps its key and
- * accounts, and the next one that must run alone waits for its end (a clock step would move
- * under its rest). Funded accounts are interchangeable
- * (the target funds each alike): a scenario that names account 0 while another acts as it
- * takes another free one instead of waiting ({@link assignAccounts}).
+ * time, those whose change more others observe first, then the one with the longest rest after
+ * its last step that makes it alone last (others start beside that rest once it is released);
+ * then the others, longest first, up to `concurrency` at once, each per-key-state scenario on
+ * a key no other running scenario holds and each funded account acted as by one scenario at a
+ * time (readers share it). While one that must run alone runs or waits to, up to
+ * {@link BESIDE_ALONE} others run beside it that observe no part of the target's state it or
+ * any still to run alone changes ({@link observedParts}: the prices beside one that moves
+ * them, requests the target must refuse beside any), none beside one that injects faults. A
+ * released scenario keeps its key and accounts, and one that must run alone waits for the end
+ * of every running one that observes what it changes (a clock step would move under its rest).
+ * Funded accounts are interchangeable (the target funds each alike): a scenario that names
+ * account 0 while another acts as it takes another free one instead of waiting ({@link assignAccounts}).
  *
  * @example
  * await runScheduled({ scenarios, concurrency: 8, keys: [apiKey], accounts: 10, run: (index, key, accounts, release) => … })
@@ -280,8 +274,22 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
   const isAlone = (index: number) => aloneIn(claims[index]!, parameters.bodiesReadWhole) !== undefined
   /** One that must run alone with nothing at all beside it: it injects faults (they change every answer). */
   const empty = (index: number) => claims[index]!.alone === INJECTS_FAULTS
-  const alone = indexes.filter(isAlone).sort((a, b) => tails[a]! - tails[b]! || a - b)
+  /** Whether scenario `index` may observe one of `parts` (one of refused requests only: none). */
+  const observes = (index: number, parts: readonly StatePart[]) =>
+    parts.length > 0 && !mayBeside(index) && parts.some((part) => claims[index]!.observes.includes(part))
   const others = indexes.filter((index) => !isAlone(index)).sort((a, b) => costs[b]! - costs[a]! || a - b)
+  // How many others may observe what each that must run alone changes (by their steps alone:
+  // mayBeside is judged later): the one holding most back runs first.
+  const holds = indexes.map((index) =>
+    isAlone(index)
+      ? others.filter((other) =>
+          claims[other]!.observes.some((part) => claims[index]!.changes.includes(part)),
+        ).length
+      : 0,
+  )
+  const alone = indexes
+    .filter(isAlone)
+    .sort((a, b) => holds[b]! - holds[a]! || tails[a]! - tails[b]! || a - b)
   const pending = [...alone, ...others]
   const running = new Set<number>()
   /** Running scenarios that must run alone and still do what makes them so. */
@@ -290,31 +298,39 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
   const heldKey = new Map<number, string>()
   /** The accounts each running scenario holds, as its claims say, mapped to the funded ones. */
   const heldAccounts = new Map<number, AccountHold>()
-  /** How many running scenarios may run beside one that must run alone. */
   const mayBeside = (index: number) => mayRunBesideAlone(scenarios[index]!)
   /**
    * Whether {@link mayRunBesideAlone} is judged: once the first scenarios started (its request
    * schemas' first parses cost 10-30 ms of the runner's, which the first one's requests need not wait for).
    */
   let judged = false
-  const beside = () => [...running].filter((index) => !isAlone(index) && mayBeside(index)).length
+  /** Whether scenario `a`, changing `changes`, and running scenario `b` may run side by side. */
+  const apart = (a: number, changes: readonly StatePart[], b: number) => {
+    const its = exclusive.has(b) ? claims[b]!.changes : []
+    return !changes.some((part) => its.includes(part)) && !observes(b, changes) && !observes(a, its)
+  }
+  const beside = () => [...running].filter((index) => !isAlone(index)).length
 
   /** The accounts scenario `index` would take now, or undefined when it has to wait. */
   const canStart = (index: number): AccountAssignment | undefined => {
     const claim = claims[index]!
     if (claim.keyState && freeKeys.length === 0) return undefined
+    if (running.size >= concurrency) return undefined
+    if ([...exclusive].some(empty)) return undefined
     if (isAlone(index)) {
-      if (empty(index) ? running.size > 0 : beside() < running.size) return undefined
+      if (
+        empty(index) ? running.size > 0 : ![...running].every((other) => apart(index, claim.changes, other))
+      )
+        return undefined
       return assignAccounts(claim, funded, [...heldAccounts.values()])
     }
-    if (running.size >= concurrency) return undefined
-    // While one that must run alone runs or waits to: only those that may run beside it, a few.
-    // Those that must run alone come first in `pending`: the next is its head, if any.
-    const next = pending[0] !== undefined && isAlone(pending[0]) ? pending[0] : undefined
-    if (exclusive.size > 0 || next !== undefined) {
-      if (!judged || [...exclusive].some(empty) || !mayBeside(index)) return undefined
+    // While one that must run alone runs or waits to: a few that observe none of their changes.
+    const waiting = pending.filter(isAlone)
+    if (exclusive.size > 0 || waiting.length > 0) {
+      if (!judged || ![...exclusive].every((other) => apart(index, [], other))) return undefined
+      if (waiting.some((next) => observes(index, claims[next]!.changes))) return undefined
       // Not while the next one, which needs the target to itself, only waits for those beside.
-      if (next !== undefined && empty(next) && ![...running].some(isAlone)) return undefined
+      if (waiting[0] !== undefined && empty(waiting[0]) && ![...running].some(isAlone)) return undefined
       if (beside() >= BESIDE_ALONE) return undefined
     }
     return assignAccounts(claim, funded, [...heldAccounts.values()])

@@ -37,6 +37,7 @@ export const DEPOSIT_PROCESSOR_ROUTES = defineRoutes({
     responses: { 200: DepositProcessorSetupResponse },
     responseSection:
       'facts §1: POST /deposit-processor/setup answers {message} (spec, Endpoints › POST /deposit-processor/setup: "Response: not shown.")',
+    independentOf: ['prices', 'clock'],
   },
   depositGetSetup: {
     ...processor,
@@ -45,6 +46,7 @@ export const DEPOSIT_PROCESSOR_ROUTES = defineRoutes({
     section: 'facts §1: GET /deposit-processor/setup (the configuration, secret masked)',
     summary: 'The deposit processor configuration (secret masked)',
     responses: { 200: DepositProcessorConfig },
+    independentOf: ['prices', 'clock'],
   },
   depositRegister: {
     ...processor,
@@ -81,6 +83,9 @@ export const DEPOSIT_PROCESSOR_ROUTES = defineRoutes({
     summary: 'Webhook events of the outbox, newest first',
     request: { querystring: WebhookEventListQuery },
     responses: { 200: WebhookEventList },
+    // The outbox's events (and their resends) were priced when the deposits they report came in:
+    // a scenario sees its own through the register route, which depends on prices.
+    independentOf: ['prices'],
   },
   webhookEventResend: {
     ...processor,
@@ -90,6 +95,7 @@ export const DEPOSIT_PROCESSOR_ROUTES = defineRoutes({
     summary: 'Deliver a webhook event again',
     request: { params: IdParams },
     responses: { 200: WebhookEvent },
+    independentOf: ['prices'],
   },
   webhookResendFailed: {
     ...processor,
@@ -100,6 +106,7 @@ export const DEPOSIT_PROCESSOR_ROUTES = defineRoutes({
     summary: 'Deliver every failed webhook event again (a fresh retry window each)',
     request: { body: WebhookResendFailedRequest },
     responses: { 200: WebhookResendFailedResponse },
+    independentOf: ['prices'],
   },
   webhookTest: {
     ...processor,
@@ -108,5 +115,6 @@ export const DEPOSIT_PROCESSOR_ROUTES = defineRoutes({
     section: 'facts §1: POST /deposit-processor/webhooks/test (a test event, `test: true`)',
     summary: 'Send a test event (`test: true`) to the configured webhook',
     responses: { 202: WebhookEvent },
+    independentOf: ['prices'],
   },
 })

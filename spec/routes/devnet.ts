@@ -28,6 +28,7 @@ export const DEVNET_ROUTES = defineRoutes({
     summary: 'Liveness of the service and its chains',
     tag: 'service',
     responses: { 200: HealthResponse },
+    independentOf: ['prices', 'clock'],
   },
   manifest: {
     ...control,
@@ -36,6 +37,7 @@ export const DEVNET_ROUTES = defineRoutes({
     section: `${SECTION}: GET /_devnet/manifest`,
     summary: 'Chains, RPC URLs, contracts, tokens, accounts',
     responses: { 200: DevnetManifest },
+    independentOf: ['prices'],
   },
   clockAdvance: {
     ...control,
@@ -45,6 +47,8 @@ export const DEVNET_ROUTES = defineRoutes({
     summary: 'Advance the service clock and every chain',
     request: { body: ClockAdvanceRequest },
     responses: { 200: ClockAdvanceResponse },
+    changes: 'clock',
+    independentOf: ['prices'],
   },
   quotesReset: {
     ...control,
@@ -61,6 +65,7 @@ export const DEVNET_ROUTES = defineRoutes({
     section: `${SECTION}: GET /_devnet/faults`,
     summary: 'The enabled faults and the catalogue',
     responses: { 200: FaultsResponse },
+    independentOf: ['prices', 'clock'],
   },
   faultsSet: {
     ...control,
@@ -96,5 +101,7 @@ export const DEVNET_ROUTES = defineRoutes({
     summary: 'Set token prices (USD, by symbol)',
     request: { body: PricesRequest },
     responses: { 200: PricesResponse },
+    changes: 'prices',
+    independentOf: ['clock'],
   },
 })

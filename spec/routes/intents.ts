@@ -144,6 +144,7 @@ export const INTENT_ROUTES = defineRoutes({
     tag: 'withdrawals',
     request: { body: WithdrawalRequest },
     responses: { 200: WithdrawalResponse },
+    independentOf: ['prices'],
   },
   batchWithdraw: {
     method: 'POST',
@@ -156,5 +157,6 @@ export const INTENT_ROUTES = defineRoutes({
     tag: 'withdrawals',
     request: { body: BatchWithdrawalRequest },
     responses: { 200: BatchWithdrawalResponse },
+    independentOf: ['prices'],
   },
 })
