@@ -133,6 +133,9 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
   const targetReadyMs = since()
   const target = parameters.target ?? local!.target
   const apiKey = parameters.apiKey ?? local!.apiKey
+  let closing: Promise<PromiseSettledResult<unknown>[]> | undefined
+  /** Stops the receiver and the run's own simulator (once): what stopped, or failed to. */
+  const close = () => (closing ??= Promise.allSettled([receiver.close(), local?.stop()]))
   let result: RunResult
   try {
     const caps = await detectCapabilities({
@@ -230,6 +233,9 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
         }
       },
     })
+    // Nothing more goes to the target: the simulator stops (another process, its Anvils with
+    // it) while the result is put together and the caller renders it.
+    close()
     const timing: RunTiming = {
       targetReadyMs,
       capabilitiesMs,
@@ -259,12 +265,14 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       timing,
     }
   } catch (error) {
-    await Promise.allSettled([receiver.close(), local?.stop()])
+    await close()
     throw error
   }
-  // The simulator stops (another process) while the caller renders the result.
-  const done = await Promise.allSettled([receiver.close(), local?.stop(), parameters.whileStopping?.(result)])
-  const failed = done.find((settled) => settled.status === 'rejected')
+  const [closed, rendered] = await Promise.all([
+    close(),
+    Promise.allSettled([parameters.whileStopping?.(result)]),
+  ])
+  const failed = [...closed, ...rendered].find((settled) => settled.status === 'rejected')
   if (failed) throw failed.reason
   return result
 }
