@@ -9,7 +9,7 @@ import { loadProfile, type Profile } from './profile'
 import { runMetadata } from './runMetadata'
 import { type RunScenarioHooks, runScenario } from './runScenario'
 import type { ScenarioContext } from './scenarioContext'
-import { aloneIn, runScheduled, scenarioClaims } from './schedule'
+import { aloneIn, prepareSchedule, runScheduled, scenarioClaims } from './schedule'
 import { type Shard, selectShard } from './shard'
 import { type LocalTarget, startLocalTarget } from './startLocalTarget'
 import { startLocalTargetProcess } from './startLocalTargetProcess'
@@ -138,13 +138,16 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
   const close = () => (closing ??= Promise.allSettled([receiver.close(), local?.stop()]))
   let result: RunResult
   try {
-    const caps = await detectCapabilities({
+    const detecting = detectCapabilities({
       target,
       apiKey,
       chainsFile: parameters.chainsFile,
       profile,
       ownSimulator: local !== undefined,
     })
+    // What the schedule derives of each scenario, while the runner mostly waits on the probes.
+    prepareSchedule(scenarios).catch(() => {}) // the schedule derives it again and throws then
+    const caps = await detecting
     const capabilitiesMs = since()
     // The chains of the run's own simulator, from its manifest (not a --chains file's).
     if (local && !parameters.chainsFile) markOwnChains(caps.chains.map((chain) => chain.rpcUrl))

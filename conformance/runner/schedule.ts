@@ -136,6 +136,19 @@ export function mayRunBesideAlone(scenario: LoadedScenario): boolean {
 const besideOf = new WeakMap<LoadedScenario, boolean>()
 
 /**
+ * Derives each scenario's claims and whether it may run beside one that must run alone (both
+ * remembered), one per turn of the event loop: while the target answers the capability probes
+ * (~55 ms the runner mostly waits), not when the schedule starts (~10 ms) nor meanwhile (10-30).
+ */
+export async function prepareSchedule(scenarios: readonly LoadedScenario[]): Promise<void> {
+  for (const scenario of scenarios) {
+    scenarioClaims(scenario)
+    mayRunBesideAlone(scenario)
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
+/**
  * Why a step makes its scenario run alone, or undefined: it advances the clock, injects faults,
  * changes the control API's state (any `/_devnet/` request but a GET, unless the target must
  * refuse it: sent without the key) or sends an oversized body.
@@ -299,10 +312,7 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
   /** The accounts each running scenario holds, as its claims say, mapped to the funded ones. */
   const heldAccounts = new Map<number, AccountHold>()
   const mayBeside = (index: number) => mayRunBesideAlone(scenarios[index]!)
-  /**
-   * Whether {@link mayRunBesideAlone} is judged: once the first scenarios started (its request
-   * schemas' first parses cost 10-30 ms of the runner's, which the first one's requests need not wait for).
-   */
+  /** Whether {@link mayRunBesideAlone} is judged: once the first scenarios started (prepareSchedule). */
   let judged = false
   /** Whether scenario `a`, changing `changes`, and running scenario `b` may run side by side. */
   const apart = (a: number, changes: readonly StatePart[], b: number) => {
