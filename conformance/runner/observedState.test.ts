@@ -4,7 +4,8 @@ import { describe, expect, test } from 'vitest'
 import { type LoadedScenario, loadScenarios } from '../scenario/loadScenarios'
 import { Scenario } from '../scenario/schema'
 import { EVERY_PART } from './observedState'
-import { mayRunBesideAlone, prepareSchedule, runScheduled, scenarioClaims } from './schedule'
+import { prepareSchedule } from './prepareSchedule'
+import { mayRunBesideAlone, runScheduled, scenarioClaims } from './schedule'
 
 const scenario = (id: string, steps: unknown[]): LoadedScenario => ({
   ...Scenario.parse({ id, title: id, spec: 's', steps }),
@@ -91,7 +92,7 @@ describe('the parts of the target state a scenario changes and observes', () => 
 })
 
 describe('runScheduled: beside one that changes prices or the clock', () => {
-  async function trace(scenarios: LoadedScenario[], ms = 20) {
+  async function trace(scenarios: LoadedScenario[], sharedTarget = false, ms = 20) {
     const running = new Set<string>()
     const overlaps: string[] = []
     const order: string[] = []
@@ -99,6 +100,7 @@ describe('runScheduled: beside one that changes prices or the clock', () => {
       scenarios,
       concurrency: 8,
       keys: ['a', 'b', 'c', 'd'],
+      sharedTarget,
       run: async (index) => {
         const id = scenarios[index]!.id
         order.push(id)
@@ -121,6 +123,9 @@ describe('runScheduled: beside one that changes prices or the clock', () => {
     const { together } = await trace(list)
     expect(together('prices', 'setup') && together('prices', 'outbox')).toBe(true)
     expect(together('prices', 'quote')).toBe(false)
+    // A target other runs may judge too (--target): they would only wait for its hold.
+    const shared = await trace(list, true)
+    expect(shared.together('prices', 'setup') || shared.together('prices', 'outbox')).toBe(false)
   })
 
   test('the clock first when more observe it; beside it only what observes neither it nor the prices still to change', async () => {

@@ -5,11 +5,12 @@ import { markOwnChains } from './chainClients'
 import { detectCapabilities } from './detectCapabilities'
 import { holdTargetAlone, lockApiKey, shareAfterAlone, shareTarget } from './keyLock'
 import { applyLearned } from './learnProfile'
+import { prepareSchedule } from './prepareSchedule'
 import { loadProfile, type Profile } from './profile'
 import { runMetadata } from './runMetadata'
 import { type RunScenarioHooks, runScenario } from './runScenario'
 import type { ScenarioContext } from './scenarioContext'
-import { aloneIn, prepareSchedule, runScheduled, scenarioClaims } from './schedule'
+import { aloneIn, runScheduled, scenarioClaims } from './schedule'
 import { type Shard, selectShard } from './shard'
 import { type LocalTarget, startLocalTarget } from './startLocalTarget'
 import { startLocalTargetProcess } from './startLocalTargetProcess'
@@ -177,6 +178,7 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
       keys: keys.map((k) => k.key),
       // The runner's own simulator reads a refused body to its end before it answers.
       bodiesReadWhole: local !== undefined,
+      sharedTarget: parameters.target !== undefined,
       // The devnet manifest's test accounts are the clients' to use, any of them; a chains file
       // may list keys the target itself sends from (a solver's), so there each scenario keeps
       // the accounts it names.

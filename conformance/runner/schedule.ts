@@ -136,19 +136,6 @@ export function mayRunBesideAlone(scenario: LoadedScenario): boolean {
 const besideOf = new WeakMap<LoadedScenario, boolean>()
 
 /**
- * Derives each scenario's claims and whether it may run beside one that must run alone (both
- * remembered), one per turn of the event loop: while the target answers the capability probes
- * (~55 ms the runner mostly waits), not when the schedule starts (~10 ms) nor meanwhile (10-30).
- */
-export async function prepareSchedule(scenarios: readonly LoadedScenario[]): Promise<void> {
-  for (const scenario of scenarios) {
-    scenarioClaims(scenario)
-    mayRunBesideAlone(scenario)
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-}
-
-/**
  * Why a step makes its scenario run alone, or undefined: it advances the clock, injects faults,
  * changes the control API's state (any `/_devnet/` request but a GET, unless the target must
  * refuse it: sent without the key) or sends an oversized body.
@@ -224,6 +211,12 @@ export type RunScheduledParameters = {
   concurrency: number
   /** The target reads a refused body to its end before it answers (see {@link aloneIn}). */
   bodiesReadWhole?: boolean | undefined
+  /**
+   * Other runs may judge the target too (`--target`): one that must run alone holds it against
+   * theirs (keyLock.ts), so others beside it would only wait, then hold the next one back: only
+   * short ones that observe nothing (refused requests) run beside it, not all that may.
+   */
+  sharedTarget?: boolean | undefined
   /** Keys per-key-state scenarios take, one scenario per key at a time (at least one). */
   keys: readonly string[]
   /**
@@ -312,7 +305,7 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
   /** The accounts each running scenario holds, as its claims say, mapped to the funded ones. */
   const heldAccounts = new Map<number, AccountHold>()
   const mayBeside = (index: number) => mayRunBesideAlone(scenarios[index]!)
-  /** Whether {@link mayRunBesideAlone} is judged: once the first scenarios started (prepareSchedule). */
+  /** Whether {@link mayRunBesideAlone} is judged: once the first scenarios started (prepareSchedule.ts). */
   let judged = false
   /** Whether scenario `a`, changing `changes`, and running scenario `b` may run side by side. */
   const apart = (a: number, changes: readonly StatePart[], b: number) => {
@@ -337,7 +330,8 @@ export async function runScheduled(parameters: RunScheduledParameters): Promise<
     // While one that must run alone runs or waits to: a few that observe none of their changes.
     const waiting = pending.filter(isAlone)
     if (exclusive.size > 0 || waiting.length > 0) {
-      if (!judged || ![...exclusive].every((other) => apart(index, [], other))) return undefined
+      if (!judged || (parameters.sharedTarget && !mayBeside(index))) return undefined
+      if (![...exclusive].every((other) => apart(index, [], other))) return undefined
       if (waiting.some((next) => observes(index, claims[next]!.changes))) return undefined
       // Not while the next one, which needs the target to itself, only waits for those beside.
       if (waiting[0] !== undefined && empty(waiting[0]) && ![...running].some(isAlone)) return undefined
