@@ -99,4 +99,27 @@ describe('sendRequest bounds what a target can make the runner read', () => {
     expect(response.status).toBe(200)
     expect(response.json).toEqual({ ok: true })
   })
+
+  test('a request node:http refuses at once fails with its error, and its deadline passes without a trace', async () => {
+    const uncaught: unknown[] = []
+    const onUncaught = (error: unknown) => uncaught.push(error)
+    process.on('uncaughtException', onUncaught)
+    try {
+      for (const ownServer of [false, true]) {
+        await expect(
+          sendRequest({
+            method: 'GET',
+            url: `${base}/ok`,
+            headers: { 'x-bad': 'line\nbreak' },
+            timeoutMs: 50,
+            ownServer,
+          }),
+        ).rejects.toThrow(/invalid character/i)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 120))
+    } finally {
+      process.off('uncaughtException', onUncaught)
+    }
+    expect(uncaught).toEqual([])
+  })
 })

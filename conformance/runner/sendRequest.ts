@@ -1,4 +1,9 @@
-import { request as httpRequest, type IncomingHttpHeaders, type RequestOptions } from 'node:http'
+import {
+  type ClientRequest,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type RequestOptions,
+} from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import type { Socket } from 'node:net'
 import { urlToHttpOptions } from 'node:url'
@@ -63,12 +68,15 @@ export function sendRequest(parameters: {
   }
   return new Promise((resolve, reject_) => {
     let responded = false
+    // Set once node:http has taken the request: it throws at once on what it will not send (a
+    // header it refuses), which rejects below and must not leave the deadline to find no request.
+    let sent: ClientRequest | undefined
     // The whole exchange, not only the socket's idle time: an answer that trickles in forever
     // keeps the socket busy.
     const deadline = setTimeout(() => {
       const error = new Error(`no complete response within ${timeoutMs} ms`)
       reject(error)
-      request.destroy(error)
+      sent?.destroy(error)
     }, timeoutMs)
     const reject = (error: unknown) => {
       clearTimeout(deadline)
@@ -77,30 +85,37 @@ export function sendRequest(parameters: {
     const bodyBytes = body === undefined ? 0 : Buffer.byteLength(body)
     // No socket idle timeout (http's `timeout`) besides the deadline: it would start later and
     // last as long, so the deadline always came first.
-    const request = (url.startsWith('https:') ? httpsRequest : httpRequest)(
-      {
-        ...requestTarget(url),
-        method,
-        headers: body === undefined ? headers : { ...headers, 'content-length': String(bodyBytes) },
-      },
-      (response) => {
-        responded = true
-        const chunks: Buffer[] = []
-        let size = 0
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length
-          if (size <= MAX_RESPONSE_BYTES) return void chunks.push(chunk)
-          chunks.length = 0
-          reject(new Error(`the response body is over ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`))
-          request.destroy()
-        })
-        response.on('error', reject)
-        response.on('end', () => {
-          clearTimeout(deadline)
-          resolve(kept(response.statusCode ?? 0, response.headers, Buffer.concat(chunks)))
-        })
-      },
-    )
+    let request: ClientRequest
+    try {
+      request = (url.startsWith('https:') ? httpsRequest : httpRequest)(
+        {
+          ...requestTarget(url),
+          method,
+          headers: body === undefined ? headers : { ...headers, 'content-length': String(bodyBytes) },
+        },
+        (response) => {
+          responded = true
+          const chunks: Buffer[] = []
+          let size = 0
+          response.on('data', (chunk: Buffer) => {
+            size += chunk.length
+            if (size <= MAX_RESPONSE_BYTES) return void chunks.push(chunk)
+            chunks.length = 0
+            reject(new Error(`the response body is over ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`))
+            request.destroy()
+          })
+          response.on('error', reject)
+          response.on('end', () => {
+            clearTimeout(deadline)
+            resolve(kept(response.statusCode ?? 0, response.headers, Buffer.concat(chunks)))
+          })
+        },
+      )
+    } catch (error) {
+      reject(error)
+      return
+    }
+    sent = request
     request.on('error', (error) => {
       if (!responded) reject(error)
     })
