@@ -1,6 +1,7 @@
-import { type Address, encodeFunctionData, erc20Abi, type Hex } from 'viem'
+import { type Address, erc20Abi, type Hex } from 'viem'
 import { addresses } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
+import { encodeCall } from '../../lib/encodeCall'
 import { toLockId } from '../../lib/lockTag'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import type { BalanceChain } from './createBalanceReader'
@@ -41,7 +42,7 @@ function accountCalls(chain: BalanceChain, account: Address): Call3[] {
     {
       target: addresses.multicall3,
       allowFailure: true,
-      callData: encodeFunctionData({ abi: artifacts.Multicall3.abi, functionName: 'getBasefee' }),
+      callData: encodeCall({ abi: artifacts.Multicall3.abi, functionName: 'getBasefee' }),
     },
     ...chain.tokens.flatMap((token) => [
       // Native ETH (the zero address): the wallet's ether, and no Permit2 allowance (Permit2 cannot move it).
@@ -49,7 +50,7 @@ function accountCalls(chain: BalanceChain, account: Address): Call3[] {
         ? {
             target: addresses.multicall3,
             allowFailure: true,
-            callData: encodeFunctionData({
+            callData: encodeCall({
               abi: artifacts.Multicall3.abi,
               functionName: 'getEthBalance',
               args: [account],
@@ -58,13 +59,13 @@ function accountCalls(chain: BalanceChain, account: Address): Call3[] {
         : {
             target: token.address,
             allowFailure: true,
-            callData: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [account] }),
+            callData: encodeCall({ abi: erc20Abi, functionName: 'balanceOf', args: [account] }),
           },
       // (For native ETH this slot is a placeholder that fails and is ignored: the allowance reads as 0.)
       {
         target: isNative(token.address) ? addresses.multicall3 : token.address,
         allowFailure: true,
-        callData: encodeFunctionData({
+        callData: encodeCall({
           abi: erc20Abi,
           functionName: 'allowance',
           args: [account, addresses.permit2],
@@ -73,7 +74,7 @@ function accountCalls(chain: BalanceChain, account: Address): Call3[] {
       {
         target: addresses.compact,
         allowFailure: true,
-        callData: encodeFunctionData({
+        callData: encodeCall({
           abi: artifacts.TheCompact.abi,
           functionName: 'balanceOf',
           args: [account, lockIdOf(token.address)],
@@ -90,7 +91,7 @@ export function encodeAccountRead(chain: BalanceChain, account: Address): Hex {
     remember(
       chain.calldata,
       account,
-      encodeFunctionData({
+      encodeCall({
         abi: artifacts.Multicall3.abi,
         functionName: 'aggregate3',
         args: [accountCalls(chain, account)],

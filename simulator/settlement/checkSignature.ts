@@ -1,6 +1,7 @@
-import { type Address, decodeFunctionResult, encodeFunctionData, getAddress, type Hex, parseAbi } from 'viem'
+import { type Address, decodeFunctionResult, getAddress, type Hex, parseAbi } from 'viem'
 import { addresses } from '../../contracts/addresses'
 import { Multicall3 } from '../../contracts/generated/artifacts'
+import { encodeCall } from '../../lib/encodeCall'
 import { hashTypedData } from '../../lib/hashTypedData'
 import { recoverSigner } from '../../lib/nativeSign'
 import type { TypedDataJson } from '../eip712/typedData'
@@ -37,7 +38,7 @@ export async function checkSignature(
   const code = await publicClient.getCode({ address: signer })
   const designator = delegation ? (`0xef0100${delegation.slice(2)}` as Hex) : undefined
   const pendingDelegation = designator !== undefined && code?.toLowerCase() !== designator.toLowerCase()
-  const validate = encodeFunctionData({
+  const validate = encodeCall({
     abi: erc1271Abi,
     functionName: 'isValidSignature',
     args: [hash, signature],
@@ -56,7 +57,7 @@ export async function checkSignature(
     ...setupOps.map((op) => ({ target: getAddress(op.to), allowFailure: false, callData: op.data })),
     { target: signer, allowFailure: true, callData: validate },
   ]
-  const data = encodeFunctionData({ abi: Multicall3.abi, functionName: 'aggregate3', args: [calls] })
+  const data = encodeCall({ abi: Multicall3.abi, functionName: 'aggregate3', args: [calls] })
   const result = await publicClient
     .call({
       to: addresses.multicall3,

@@ -1,5 +1,5 @@
-import { encodeFunctionData } from 'viem'
 import { addresses } from '../../contracts/addresses'
+import { encodeCall } from '../../lib/encodeCall'
 import type { SignedIntent } from '../intents/types'
 import { arbiterAbi } from './abis'
 import {
@@ -45,7 +45,7 @@ export async function prepareClaim(
       functionName: 'claimCompact',
       args: [compactClaimArg(signed, index, allocatorData)],
     } as const
-    return prepared(encodeFunctionData(call), async () => void (await publicClient.simulateContract(call)))
+    return prepared(encodeCall(call), async () => void (await publicClient.simulateContract(call)))
   }
   const call = {
     account,
@@ -54,5 +54,5 @@ export async function prepareClaim(
     functionName: 'claimPermit2',
     args: [permit2ClaimArg(signed, index)],
   } as const
-  return prepared(encodeFunctionData(call), async () => void (await publicClient.simulateContract(call)))
+  return prepared(encodeCall(call), async () => void (await publicClient.simulateContract(call)))
 }

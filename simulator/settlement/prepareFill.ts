@@ -1,5 +1,5 @@
-import { encodeFunctionData } from 'viem'
 import { addresses } from '../../contracts/addresses'
+import { encodeCall } from '../../lib/encodeCall'
 import { mandateOf } from '../intents/intentOp'
 import type { SignedIntent } from '../intents/types'
 import { fillerAbi } from './abis'
@@ -31,7 +31,7 @@ export function prepareFill(
     return {
       chainId,
       to: addresses.filler,
-      data: encodeFunctionData(call),
+      data: encodeCall(call),
       value: call.value,
       simulate: async () => void (await client().simulateContract(call)),
     }
@@ -40,7 +40,7 @@ export function prepareFill(
   return {
     chainId,
     to: addresses.filler,
-    data: encodeFunctionData(call),
+    data: encodeCall(call),
     value: call.value,
     simulate: async () => void (await client().simulateContract(call)),
   }
