@@ -2,6 +2,7 @@ import { ROUTES } from '../../spec/routes'
 import { findRoute, type RouteDefinition, toApiVersion } from '../../spec/routeTable'
 import type { LoadedScenario } from '../scenario/loadScenarios'
 import type { HttpStep, StatusExpectation } from '../scenario/schema'
+import { INTERPRETED } from './safeParseOnce'
 import { stepVersion, VERSION_HEADERS } from './versionHeaders'
 
 /**
@@ -56,6 +57,7 @@ function refusedAs(http: HttpStep['http'], version: NonNullable<HttpStep['http']
   if (typeof version === 'object' && !Object.values<string>(VERSION_HEADERS).includes(version.raw))
     if (route.access === 'key') return 'its x-api-version names no version'
   if (http.oversizeBytes !== undefined) return 'its body is oversized'
+  // Interpreted (jitless) like the answers' checks: the same verdict, without compiling a parser per schema.
   const schema = route.request?.body
   if (http.rawBody !== undefined) {
     let value: unknown
@@ -64,12 +66,12 @@ function refusedAs(http: HttpStep['http'], version: NonNullable<HttpStep['http']
     } catch {
       return 'its body is not JSON'
     }
-    if (schema && !http.rawBody.includes('${') && !schema.safeParse(value).success)
+    if (schema && !http.rawBody.includes('${') && !schema.safeParse(value, INTERPRETED).success)
       return "its body breaks the route's request schema"
     return undefined
   }
   if (schema && http.body !== undefined && !JSON.stringify(http.body).includes('${'))
-    if (!schema.safeParse(http.body).success) return "its body breaks the route's request schema"
+    if (!schema.safeParse(http.body, INTERPRETED).success) return "its body breaks the route's request schema"
   return undefined
 }
 

@@ -12,9 +12,9 @@ const results = new WeakMap<object, Map<z.ZodType, Parsed>>()
  * `new Function` per schema, which a run of the packs pays for every schema and each of its
  * nested objects, then uses only a few dozen times). The runner's response checks, replayed
  * in-process on the bodies of one run (267 parses of 12 schemas): ~100 -> ~65 ms CPU
- * (BENCHMARKS.md, "Runner CPU, round 2").
+ * (BENCHMARKS.md, "Runner CPU, round 2"). refusedRequest.ts checks the scenarios' request bodies so too.
  */
-const INTERPRETED = { jitless: true } as const
+export const INTERPRETED = { jitless: true } as const
 
 /**
  * `schema.safeParse(body)`, once per answer body and schema: a step's own `schema:` or `envelope:`
