@@ -6,6 +6,8 @@ import { isNative } from './swaps'
 import type { ChainHoldings } from './types'
 
 const UINT256 = [{ type: 'uint256' }] as const
+/** `0x` and 32 bytes in hex: one ABI word. */
+const WORD_HEX = 66
 
 /**
  * The holdings an `aggregate3` answer says (base fee, then three reads per token; a failed or
@@ -32,6 +34,9 @@ function holdingsOf(
     const r = results[i]
     if (!r?.success || r.returnData === '0x') return 0n
     try {
+      // Exactly one word (every read here answers one): its value, as viem's decoder reads it
+      // (invalid hex throws there too), without building a cursor. Anything else: viem decodes.
+      if (r.returnData.length === WORD_HEX) return BigInt(r.returnData)
       return decodeAbiParameters(UINT256, r.returnData)[0]
     } catch {
       return 0n
