@@ -1,7 +1,6 @@
 import { encodeFunctionData, erc20Abi, parseAbi } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { Multicall3 } from '../contracts/generated/artifacts'
-import { arbiterAbi } from '../simulator/settlement/abis'
 import { encodeCall } from './encodeCall'
 
 const account = '0x00000000000000000000000000000000000000a1'
@@ -46,6 +45,7 @@ describe('encodeCall', () => {
     expect(() => encodeCall({ abi: erc20Abi, functionName: 'balanceOf', args: ['0x12' as never] })).toThrow(
       /address/i,
     )
-    expect(() => encodeCall({ abi: arbiterAbi, functionName: 'claimPermit2', args: [{} as never] })).toThrow()
+    const withTuple = parseAbi(['function claim((address sponsor, uint256 amount) claim)'])
+    expect(() => encodeCall({ abi: withTuple, functionName: 'claim', args: [{} as never] })).toThrow()
   })
 })
