@@ -1,0 +1,135 @@
+import { describe, expect, test } from 'vitest'
+import { summarize } from '../runner/runConformance'
+import type { CheckResult, HttpExcerpt, RunResult, ScenarioResult } from '../runner/types'
+import { jsonReport, renderJson } from './json'
+import { stringifyShared } from './stringifyShared'
+
+/** Values JSON.stringify writes in its own ways: everything the walked levels must copy. */
+function awkward(): Record<string, unknown> {
+  const sparse: unknown[] = [1]
+  sparse[3] = 'after a hole'
+  const bare = Object.create(null) as Record<string, unknown>
+  bare.z = 1
+  bare['2'] = 'an index key comes first'
+  const shared = { body: 'line 1\nline 2 "quoted" \u2028 \ud800', nested: [{ a: [] }, {}] }
+  return {
+    string: 'tab\t, newline\n, quote ", backslash \\, control \u0001, emoji 🦊',
+    'key "quoted"\n': true,
+    10: 'numeric key',
+    numbers: [0, -0, 1.5e300, Number.NaN, Number.POSITIVE_INFINITY, -1],
+    absent: undefined,
+    fn: () => 1,
+    symbol: Symbol('s'),
+    inArray: [undefined, () => 1, Symbol('s'), null],
+    sparse,
+    empty: { object: {}, array: [], onlyUndefined: { a: undefined } },
+    date: new Date(0),
+    toJson: { toJSON: () => ({ replaced: [1, 2] }) },
+    boxed: [new Number(3), new String('s'), new Boolean(false)],
+    map: new Map([[1, 2]]),
+    bare,
+    class: new (class Point {
+      x = 1
+    })(),
+    shared: [shared, shared, { again: shared, deeper: { still: shared } }],
+  }
+}
+
+function check(step: number, name: string, exchange: HttpExcerpt): CheckResult {
+  const id = `pack.one/${step}/${name}`
+  return { id, scenarioId: 'pack.one', step, name, spec: '§1', status: 'passed', exchange }
+}
+
+/** A run whose checks share their step's exchange object, as the runner records them. */
+function sharedRun(): RunResult {
+  const first: HttpExcerpt = {
+    request: {
+      method: 'POST',
+      url: 'http://127.0.0.1:1/a',
+      headers: { 'x-api-key': '<api key>' },
+      body: '{"a":\n1}',
+    },
+    response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' },
+  }
+  const second: HttpExcerpt = {
+    request: { method: 'GET', url: 'http://127.0.0.1:1/b', headers: {} },
+    error: 'ECONNRESET',
+  }
+  const scenarios: ScenarioResult[] = [
+    {
+      id: 'pack.one',
+      title: 'One',
+      pack: 'pack',
+      file: 'scenarios/pack/one.yaml',
+      spec: '§1',
+      status: 'passed',
+      checks: [
+        check(1, 'status', first),
+        { ...check(1, 'body /ok', first), expected: { equals: true }, actual: true, level: 'SHOULD' },
+        check(2, 'request', second),
+        check(2, 'status', second),
+      ],
+      durationMs: 3,
+      stepsMs: [1, 2],
+      startMs: 0,
+      notes: undefined,
+    },
+  ]
+  return {
+    target: 'http://127.0.0.1:1',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    metadata: {
+      runnerVersion: '0.1.0',
+      packDigest: 'sha256:00',
+      target: 'http://127.0.0.1:1',
+      profile: 'spec',
+      versions: ['alps', 'blanc'],
+      date: '2026-01-01T00:00:00.000Z',
+    },
+    capabilities: {
+      target: 'http://127.0.0.1:1',
+      controlApi: true,
+      faults: true,
+      chains: [],
+      accounts: ['0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'],
+      versions: ['alps', 'blanc'],
+      webhooks: true,
+      contracts: {},
+      tokens: {},
+      implemented: {},
+    },
+    shard: undefined,
+    scenarios,
+    summary: summarize(scenarios, [], 3),
+    staleBaseline: [],
+  }
+}
+
+describe('stringifyShared', () => {
+  test('writes what JSON.stringify(value, null, 2) writes, at every depth it walks to', () => {
+    const value = awkward()
+    for (const depth of [0, 1, 2, 3, 4, 8]) {
+      expect(stringifyShared(value, depth)).toBe(JSON.stringify(value, null, 2))
+      expect(stringifyShared([value, [value]], depth)).toBe(JSON.stringify([value, [value]], null, 2))
+    }
+    for (const leaf of [null, 1, 'text', true, [], {}, undefined, () => 1])
+      expect(stringifyShared(leaf, 3)).toBe(JSON.stringify(leaf, null, 2))
+  })
+
+  test('fails on a cycle, as JSON.stringify does', () => {
+    const cycle: Record<string, unknown> = {}
+    cycle.self = { back: cycle }
+    expect(() => stringifyShared(cycle, 1)).toThrow(TypeError)
+    expect(() => stringifyShared(cycle, 5)).toThrow(TypeError)
+  })
+})
+
+describe('renderJson', () => {
+  test('is JSON.stringify(report, null, 2) byte for byte, with exchanges shared by checks', () => {
+    const run = sharedRun()
+    const text = renderJson(run)
+    expect(text).toBe(`${JSON.stringify(jsonReport(run), null, 2)}\n`)
+    expect(text.split('"ECONNRESET"')).toHaveLength(3)
+    expect(text).not.toContain('59c6995e')
+  })
+})
