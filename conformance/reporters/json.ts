@@ -1,20 +1,18 @@
 import type { RunResult } from '../runner/types'
-import { stringifyShared } from './stringifyShared'
-
-/**
- * Where the report's shared objects are: report → scenarios → scenario → checks → check → its
- * `exchange` (and `expected`, `actual`) at depth 5. Every check of a step holds the step's one
- * exchange object, so each is serialized once (stringifyShared); the text is the same as
- * `JSON.stringify(report, null, 2)`'s (reporters.test.ts compares them).
- */
-const SHARED_DEPTH = 5
+import { reportBytes, stringifyReport } from './stringifyReport'
 
 /**
  * The JSON report: the whole run, every check with its spec section, expected and actual values
  * and the request/response excerpts (the API key redacted, bodies cut to 4 KB).
  */
 export function renderJson(run: RunResult): string {
-  return `${stringifyShared(jsonReport(run), SHARED_DEPTH)}\n`
+  // JSON.stringify(report, null, 2)'s text, each step's exchange serialized once (stringifyReport.test.ts).
+  return `${stringifyReport(jsonReport(run))}\n`
+}
+
+/** The bytes of {@link renderJson}'s text, UTF-8, made without it (quicker: stringifyReport.ts). */
+export function renderJsonBytes(run: RunResult): Buffer {
+  return reportBytes(jsonReport(run))
 }
 
 /** The object report.json is the JSON text of. */

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { summarize } from '../runner/runConformance'
 import type { CheckResult, HttpExcerpt, RunResult, ScenarioResult } from '../runner/types'
 import { jsonReport, renderJson } from './json'
-import { stringifyShared } from './stringifyShared'
+import { stringifyReport } from './stringifyReport'
 
 /** Values JSON.stringify writes in its own ways: everything the walked levels must copy. */
 function awkward(): Record<string, unknown> {
@@ -105,22 +105,53 @@ function sharedRun(): RunResult {
   }
 }
 
-describe('stringifyShared', () => {
-  test('writes what JSON.stringify(value, null, 2) writes, at every depth it walks to', () => {
+describe('stringifyReport', () => {
+  const same = (report: object, token?: string) =>
+    expect(stringifyReport(report, token)).toBe(JSON.stringify(report, null, 2))
+
+  test('writes what JSON.stringify(report, null, 2) writes, whatever the scenarios and checks hold', () => {
     const value = awkward()
-    for (const depth of [0, 1, 2, 3, 4, 8]) {
-      expect(stringifyShared(value, depth)).toBe(JSON.stringify(value, null, 2))
-      expect(stringifyShared([value, [value]], depth)).toBe(JSON.stringify([value, [value]], null, 2))
-    }
-    for (const leaf of [null, 1, 'text', true, [], {}, undefined, () => 1])
-      expect(stringifyShared(leaf, 3)).toBe(JSON.stringify(leaf, null, 2))
+    const exchange = { request: value, response: { status: 200, body: 'a\nb', headers: {} } }
+    const check = { id: 'x/1/status', step: 1, exchange, expected: value, actual: [value], absent: undefined }
+    const scenario = { id: 'x', notes: undefined, checks: [check, { ...check, name: 'again' }, check] }
+    const sparse: unknown[] = [{ ...scenario }]
+    const checks: unknown[] = [{ exchange: undefined }, { exchange: null }, { exchange: [exchange] }]
+    checks[5] = check // holes before it
+    sparse[2] = { checks }
+    same({ scenarios: [scenario, scenario] })
+    same({ before: value, scenarios: sparse, after: { exchange } })
+    same({ scenarios: [{ checks: [{ exchange: new Date(0) }, { exchange: { toJSON: () => 'replaced' } }] }] })
+    same({
+      scenarios: [
+        {
+          checks: [
+            new (class Check {
+              exchange = exchange
+            })(),
+          ],
+        },
+        { checks: 'none' },
+        null,
+      ],
+    })
+    same({ scenarios: [{ checks: [{ exchange: {} }, { exchange: { empty: [] } }] }] })
+    same({ scenarios: 'none' })
+    same({ scenarios: [] })
+    same({})
+  })
+
+  test('a report whose strings hold the placeholder token is written whole, the same text', () => {
+    const exchange = { request: { body: '"tok-0" tok-1' } }
+    same({ scenarios: [{ checks: [{ exchange }, { exchange }] }] }, 'tok-')
+    same({ scenarios: [{ checks: [{ exchange, expected: 'tok-0' }] }] }, 'tok-')
+    same({ scenarios: [{ checks: [{ exchange, expected: { 'tok-0': 1 } }] }] }, 'tok-')
+    same({ tok: 'tok-', scenarios: [{ checks: [{ exchange }] }] }, 'tok-')
   })
 
   test('fails on a cycle, as JSON.stringify does', () => {
     const cycle: Record<string, unknown> = {}
     cycle.self = { back: cycle }
-    expect(() => stringifyShared(cycle, 1)).toThrow(TypeError)
-    expect(() => stringifyShared(cycle, 5)).toThrow(TypeError)
+    expect(() => stringifyReport({ scenarios: [{ checks: [{ exchange: cycle }] }] })).toThrow(TypeError)
   })
 })
 
