@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { summarize } from '../runner/runConformance'
 import type { CheckResult, HttpExcerpt, RunResult, ScenarioResult } from '../runner/types'
-import { jsonReport, renderJson } from './json'
-import { stringifyReport } from './stringifyReport'
+import { renderJson, renderJsonBytes } from './json'
+import { reportBytes } from './stringifyReport'
 
 /** Values JSON.stringify writes in its own ways: everything the walked levels must copy. */
 function awkward(): Record<string, unknown> {
@@ -13,7 +13,7 @@ function awkward(): Record<string, unknown> {
   bare['2'] = 'an index key comes first'
   const shared = { body: 'line 1\nline 2 "quoted" \u2028 \ud800', nested: [{ a: [] }, {}] }
   return {
-    string: 'tab\t, newline\n, quote ", backslash \\, control \u0001, emoji 🦊',
+    string: 'tab\t, newline\n, quote ", backslash \\, control \u0001, emoji 🦊, … § é',
     'key "quoted"\n': true,
     10: 'numeric key',
     numbers: [0, -0, 1.5e300, Number.NaN, Number.POSITIVE_INFINITY, -1],
@@ -105,11 +105,15 @@ function sharedRun(): RunResult {
   }
 }
 
-describe('stringifyReport', () => {
-  const same = (report: object, token?: string) =>
-    expect(stringifyReport(report, token)).toBe(JSON.stringify(report, null, 2))
+describe('reportBytes', () => {
+  const same = (report: object, token?: string) => {
+    const bytes = reportBytes(report, token)
+    const text = `${JSON.stringify(report, null, 2)}\n`
+    expect(bytes.toString()).toBe(text)
+    expect(bytes.equals(Buffer.from(text))).toBe(true)
+  }
 
-  test('writes what JSON.stringify(report, null, 2) writes, whatever the scenarios and checks hold', () => {
+  test('is the UTF-8 of what JSON.stringify(report, null, 2) writes, whatever the scenarios and checks hold', () => {
     const value = awkward()
     const exchange = { request: value, response: { status: 200, body: 'a\nb', headers: {} } }
     const check = { id: 'x/1/status', step: 1, exchange, expected: value, actual: [value], absent: undefined }
@@ -140,7 +144,7 @@ describe('stringifyReport', () => {
     same({})
   })
 
-  test('a report whose strings hold the placeholder token is written whole, the same text', () => {
+  test('a report whose strings hold the placeholder token is serialized whole, the same bytes', () => {
     const exchange = { request: { body: '"tok-0" tok-1' } }
     same({ scenarios: [{ checks: [{ exchange }, { exchange }] }] }, 'tok-')
     same({ scenarios: [{ checks: [{ exchange, expected: 'tok-0' }] }] }, 'tok-')
@@ -151,15 +155,16 @@ describe('stringifyReport', () => {
   test('fails on a cycle, as JSON.stringify does', () => {
     const cycle: Record<string, unknown> = {}
     cycle.self = { back: cycle }
-    expect(() => stringifyReport({ scenarios: [{ checks: [{ exchange: cycle }] }] })).toThrow(TypeError)
+    expect(() => reportBytes({ scenarios: [{ checks: [{ exchange: cycle }] }] })).toThrow(TypeError)
   })
 })
 
-describe('renderJson', () => {
-  test('is JSON.stringify(report, null, 2) byte for byte, with exchanges shared by checks', () => {
+describe('renderJsonBytes', () => {
+  test("is renderJson's text byte for byte, with exchanges shared by checks", () => {
     const run = sharedRun()
     const text = renderJson(run)
-    expect(text).toBe(`${JSON.stringify(jsonReport(run), null, 2)}\n`)
+    expect(renderJsonBytes(run).toString()).toBe(text)
+    expect(renderJsonBytes(run).equals(Buffer.from(text))).toBe(true)
     expect(text.split('"ECONNRESET"')).toHaveLength(3)
     expect(text).not.toContain('59c6995e')
   })

@@ -1,50 +1,61 @@
 import { randomUUID } from 'node:crypto'
 
 /**
- * `JSON.stringify(report, null, 2)`, the same text byte for byte, with each check's `exchange`
- * serialized once per object: every check of a step holds its step's one exchange (~4.8 MB of a
- * ~7 MB report.json is exchanges written again for each check).
+ * The UTF-8 bytes of `JSON.stringify(report, null, 2)` and a newline, byte for byte, with each
+ * check's `exchange` serialized and encoded once per object: every check of a step holds its
+ * step's one exchange (~4.8 MB of a ~7 MB report.json is exchanges written again for each check).
  *
- * The report is serialized by JSON.stringify with each exchange replaced by a placeholder
- * string (`token` and a number); each placeholder is then replaced by the exchange's own
- * JSON.stringify text, its lines indented as the placeholder's line (JSON.stringify's newlines
- * are all structural: a newline in a string is escaped). Only plain objects are copied to put the
- * placeholders in (a value with `toJSON`, or of a class, is left to JSON.stringify as it is).
- * Native JSON.stringify does the work: a walk of the report in JavaScript, run once per process
- * and so never optimized, was slower than serializing it all.
+ * The report is serialized by JSON.stringify with each exchange replaced by a placeholder string
+ * (`token` and a number) and encoded; each placeholder is then replaced by the bytes of the
+ * exchange's own JSON.stringify text, its lines indented as the placeholder's line (JSON.stringify's
+ * newlines are all structural: a newline in a string is escaped). The token is ASCII, and no byte
+ * of a multi-byte UTF-8 character is, so a match in the bytes is a match in the text. Only plain
+ * objects are copied to put the placeholders in (a value with `toJSON`, or of a class, is left to
+ * JSON.stringify as it is). Native code does the work: a walk of the report in JavaScript, run once
+ * per process and so never optimized, was slower than JSON.stringify of it all; and no 7 MB string
+ * is made (a report has characters above U+00FF, so V8 would hold it as two bytes a character).
  *
- * @param token A text no report string holds, found by the count: if the text holds it more
- *   often than there are placeholders (a string of the report has it), the report is
- *   serialized whole instead (the same text, slower).
+ * @param token A text no string of the report holds, checked by the count: if the bytes hold it
+ *   more often than there are placeholders (a string of the report has it), the report is
+ *   serialized whole instead (the same bytes, slower).
  */
-export function stringifyReport(report: object, token?: string): string {
-  return reportParts(report, token).join('')
-}
-
-/**
- * The UTF-8 bytes of `stringifyReport(report)` and a newline, for a file: each text repeated in the
- * report (an exchange) is encoded once, and no 7 MB string is made (with one character above
- * U+00FF, as a report has, V8 holds such a string as two bytes a character).
- */
-export function reportBytes(report: object, token?: string): Buffer {
+export function reportBytes(report: object, token = `exchange-${randomUUID()}-`): Buffer {
+  const whole = () => Buffer.from(`${JSON.stringify(report, null, 2)}\n`)
+  const placed = withPlaceholders(report, token)
+  if (placed === undefined) return whole()
+  const text = Buffer.from(JSON.stringify(placed.copy, null, 2))
+  const marker = Buffer.from(`"${token}`)
   const encoded = new Map<string, Buffer>()
-  const buffers = reportParts(report, token).map((part) => {
-    let bytes = encoded.get(part)
+  const parts: Buffer[] = []
+  let from = 0
+  for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, from)) {
+    const end = text.indexOf('"', at + marker.length)
+    if (end === -1) return whole()
+    let indentEnd = text.lastIndexOf('\n', at) + 1
+    const lineStart = indentEnd
+    while (text[indentEnd] === 0x20) indentEnd++
+    const number = text.toString('latin1', at + marker.length, end)
+    const key = `${number} ${indentEnd - lineStart}`
+    let bytes = encoded.get(key)
     if (bytes === undefined) {
-      bytes = Buffer.from(part)
-      encoded.set(part, bytes)
+      const exchange = placed.exchanges[Number(number)]
+      if (exchange === undefined) return whole()
+      const indent = ' '.repeat(indentEnd - lineStart)
+      bytes = Buffer.from(JSON.stringify(exchange, null, 2).replaceAll('\n', `\n${indent}`))
+      encoded.set(key, bytes)
     }
-    return bytes
-  })
-  return Buffer.concat([...buffers, Buffer.from('\n')])
+    parts.push(text.subarray(from, at), bytes)
+    from = end + 1
+  }
+  if (parts.length / 2 !== placed.placeholders) return whole()
+  parts.push(text.subarray(from), Buffer.from('\n'))
+  return Buffer.concat(parts)
 }
 
-/**
- * The text of the report in parts (joined: stringifyReport): an exchange's text is the same
- * string wherever it appears. The parts are cut only beside ASCII characters, so encoding them
- * one by one gives the bytes of the whole.
- */
-function reportParts(report: object, token = `exchange-${randomUUID()}-`): string[] {
+/** A copy of the report down to its checks, each plain check's plain exchange a placeholder. */
+function withPlaceholders(report: object, token: string) {
+  const scenarios = (report as { scenarios?: unknown }).scenarios
+  if (!isPlainObject(report) || !isPlainArray(scenarios)) return undefined
   const exchanges: object[] = []
   const numbers = new Map<object, number>()
   let placeholders = 0
@@ -58,8 +69,6 @@ function reportParts(report: object, token = `exchange-${randomUUID()}-`): strin
     placeholders++
     return { ...check, exchange: `${token}${number}` }
   }
-  const scenarios = (report as { scenarios?: unknown }).scenarios
-  if (!isPlainObject(report) || !isPlainArray(scenarios)) return [JSON.stringify(report, null, 2)]
   const copy = {
     ...report,
     scenarios: scenarios.map((scenario) =>
@@ -68,25 +77,7 @@ function reportParts(report: object, token = `exchange-${randomUUID()}-`): strin
         : scenario,
     ),
   }
-  const pieces = JSON.stringify(copy, null, 2).split(`"${token}`)
-  if (pieces.length - 1 !== placeholders) return [JSON.stringify(report, null, 2)]
-  const texts = new Map<string, string>()
-  const out = [pieces[0]!]
-  for (let index = 1; index < pieces.length; index++) {
-    const before = out[out.length - 1]!
-    const line = before.slice(before.lastIndexOf('\n') + 1)
-    const indent = line.slice(0, line.length - line.trimStart().length)
-    const piece = pieces[index]!
-    const end = piece.indexOf('"')
-    const key = `${piece.slice(0, end)} ${indent}`
-    let text = texts.get(key)
-    if (text === undefined) {
-      text = JSON.stringify(exchanges[Number(piece.slice(0, end))], null, 2).replaceAll('\n', `\n${indent}`)
-      texts.set(key, text)
-    }
-    out.push(text, piece.slice(end + 1))
-  }
-  return out
+  return { copy, exchanges, placeholders }
 }
 
 /** An object of Object's own prototype (or none) without `toJSON`: JSON.stringify writes its own keys. */

@@ -2,9 +2,10 @@
  * Bench: the JSON reporter's part of the conformance run's tail (render report.json and write
  * it), the ways before and after t6tail alternated in one process over a real report.json
  * (`node bin/intent-devnet.js conformance --reporter json --out DIR` writes one):
- * - before: `JSON.stringify(report, null, 2)`, written by fs/promises writeFile (512 KiB a write);
- * - string: renderJson (stringifyReport: each shared exchange serialized once), the same write;
- * - bytes: renderJsonBytes (its UTF-8, each exchange encoded once), the same write;
+ * - before: renderJson (`JSON.stringify(report, null, 2)`, as writeReports did), written by fs/promises writeFile (512 KiB a write);
+ * - once: renderJson, written by writeWhole (one write call: fs.writeFile);
+ * - bytes: renderJsonBytes (stringifyReport.ts: each shared exchange serialized and encoded
+ *   once, no 7 MB string), the same write;
  * - after: renderJsonBytes, written by writeReports' writeWhole (one write of the whole buffer).
  * Each file is new (as in a run). The texts must be equal, or it stops.
  *
@@ -23,7 +24,7 @@ import { writeFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeWhole } from '../../conformance/reporters'
-import { jsonReport, renderJson, renderJsonBytes } from '../../conformance/reporters/json'
+import { renderJson, renderJsonBytes } from '../../conformance/reporters/json'
 import type { RunResult } from '../../conformance/runner/types'
 
 const argument = (name: string, fallback?: string) => {
@@ -52,8 +53,8 @@ const run = report as RunResult
 
 type Way = { render: () => string | Buffer; write: (path: string, data: string | Buffer) => Promise<void> }
 const ways: Record<string, Way> = {
-  before: { render: () => `${JSON.stringify(jsonReport(run), null, 2)}\n`, write: writeFile },
-  string: { render: () => renderJson(run), write: writeFile },
+  before: { render: () => renderJson(run), write: writeFile },
+  once: { render: () => renderJson(run), write: writeWhole },
   bytes: { render: () => renderJsonBytes(run), write: writeFile },
   after: { render: () => renderJsonBytes(run), write: writeWhole },
 }
