@@ -7,7 +7,7 @@ import { holdTargetAlone, lockApiKey, shareAfterAlone, shareTarget } from './key
 import { applyLearned } from './learnProfile'
 import { prepareSchedule } from './prepareSchedule'
 import { loadProfile, type Profile } from './profile'
-import { runMetadata } from './runMetadata'
+import { packDigest, runMetadata } from './runMetadata'
 import { type RunScenarioHooks, runScenario } from './runScenario'
 import type { ScenarioContext } from './scenarioContext'
 import { aloneIn, runScheduled, scenarioClaims } from './schedule'
@@ -118,6 +118,8 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
     throw error
   }
 
+  // While the target starts: not in the tail, between the last scenario and the report.
+  const digest = packDigest(scenarios)
   let local: LocalTarget | undefined
   let receiver: Awaited<typeof receiving>
   try {
@@ -258,6 +260,7 @@ export async function runConformance(parameters: RunConformanceParameters): Prom
         results,
         target,
         date: startedAt,
+        packDigest: digest,
         version: parameters.version,
         profile: profile.name,
         mappings: [...(caps.learned?.notes ?? []), ...[...context.mappingsApplied!].sort()],
