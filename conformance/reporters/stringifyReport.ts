@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto'
  * step's one exchange (~4.8 MB of a ~7 MB report.json is exchanges written again for each check).
  *
  * The report is serialized by JSON.stringify with each exchange replaced by a placeholder string
- * (`token` and a number) and encoded; each placeholder is then replaced by the bytes of the
- * exchange's own JSON.stringify text, its lines indented as the placeholder's line (JSON.stringify's
- * newlines are all structural: a newline in a string is escaped). The token is ASCII, and no byte
+ * (`token`) and encoded; each placeholder is then replaced by the bytes of the exchange's own
+ * JSON.stringify text, its lines indented as the placeholder's line (JSON.stringify's newlines
+ * are all structural: a newline in a string is escaped). The token is ASCII, and no byte
  * of a multi-byte UTF-8 character is, so a match in the bytes is a match in the text. Only plain
  * objects are copied to put the placeholders in (a value with `toJSON`, or of a class, is left to
  * JSON.stringify as it is). Native code does the work: a walk of the report in JavaScript, run once
@@ -19,55 +19,45 @@ import { randomUUID } from 'node:crypto'
  *   more often than there are placeholders (a string of the report has it), the report is
  *   serialized whole instead (the same bytes, slower).
  */
-export function reportBytes(report: object, token = `exchange-${randomUUID()}-`): Buffer {
+export function reportBytes(report: object, token = `exchange-${randomUUID()}`): Buffer {
   const whole = () => Buffer.from(`${JSON.stringify(report, null, 2)}\n`)
   const placed = withPlaceholders(report, token)
   if (placed === undefined) return whole()
   const text = Buffer.from(JSON.stringify(placed.copy, null, 2))
-  const marker = Buffer.from(`"${token}`)
-  const encoded = new Map<string, Buffer>()
+  const marker = Buffer.from(JSON.stringify(token))
+  // As few calls a placeholder as can be: this code runs once a process, never optimized.
   const parts: Buffer[] = []
   let from = 0
   for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, from)) {
-    const end = text.indexOf('"', at + marker.length)
-    if (end === -1) return whole()
-    let indentEnd = text.lastIndexOf('\n', at) + 1
-    const lineStart = indentEnd
-    while (text[indentEnd] === 0x20) indentEnd++
-    const number = text.toString('latin1', at + marker.length, end)
-    const key = `${number} ${indentEnd - lineStart}`
-    let bytes = encoded.get(key)
-    if (bytes === undefined) {
-      const exchange = placed.exchanges[Number(number)]
-      if (exchange === undefined) return whole()
-      const indent = ' '.repeat(indentEnd - lineStart)
-      bytes = Buffer.from(JSON.stringify(exchange, null, 2).replaceAll('\n', `\n${indent}`))
-      encoded.set(key, bytes)
-    }
-    parts.push(text.subarray(from, at), bytes)
-    from = end + 1
+    parts.push(text.subarray(from, at), placed.inOrder[parts.length / 2]!)
+    from = at + marker.length
   }
-  if (parts.length / 2 !== placed.placeholders) return whole()
+  // Each placeholder once, in order, and nothing else holds the token: else the whole, as it was.
+  if (parts.length / 2 !== placed.inOrder.length) return whole()
   parts.push(text.subarray(from), Buffer.from('\n'))
   return Buffer.concat(parts)
 }
 
-/** A copy of the report down to its checks, each plain check's plain exchange a placeholder. */
+/**
+ * A copy of the report down to its checks, each plain check's plain exchange the placeholder
+ * `token`, and the bytes of each placeholder's exchange in the order JSON.stringify writes them
+ * (scenarios, then checks, in array order). JSON.stringify writes each copied check's `exchange`
+ * at the indentation of depth 5 (report, scenarios, a scenario, its checks, a check: 10 spaces).
+ */
 function withPlaceholders(report: object, token: string) {
   const scenarios = (report as { scenarios?: unknown }).scenarios
   if (!isPlainObject(report) || !isPlainArray(scenarios)) return undefined
-  const exchanges: object[] = []
-  const numbers = new Map<object, number>()
-  let placeholders = 0
+  const encoded = new Map<object, Buffer>()
+  const inOrder: Buffer[] = []
   const withPlaceholder = (check: unknown) => {
     if (!isPlainObject(check) || !isPlainObject(check.exchange)) return check
-    let number = numbers.get(check.exchange)
-    if (number === undefined) {
-      number = exchanges.push(check.exchange) - 1
-      numbers.set(check.exchange, number)
+    let bytes = encoded.get(check.exchange)
+    if (bytes === undefined) {
+      bytes = Buffer.from(JSON.stringify(check.exchange, null, 2).replaceAll('\n', `\n${' '.repeat(10)}`))
+      encoded.set(check.exchange, bytes)
     }
-    placeholders++
-    return { ...check, exchange: `${token}${number}` }
+    inOrder.push(bytes)
+    return { ...check, exchange: token }
   }
   const copy = {
     ...report,
@@ -77,7 +67,7 @@ function withPlaceholders(report: object, token: string) {
         : scenario,
     ),
   }
-  return { copy, exchanges, placeholders }
+  return { copy, inOrder }
 }
 
 /** An object of Object's own prototype (or none) without `toJSON`: JSON.stringify writes its own keys. */
