@@ -2,7 +2,8 @@
  * Bench: the JSON reporter's part of the conformance run's tail (render report.json and write
  * it), the ways before and after t6tail alternated in one process over a real report.json
  * (`node bin/intent-devnet.js conformance --reporter json --out DIR` writes one):
- * - before: renderJson (`JSON.stringify(report, null, 2)`, as writeReports did), written by fs/promises writeFile (512 KiB a write);
+ * - before: renderJson (`JSON.stringify(report, null, 2)`, as writeReports did), written by
+ *   fs/promises writeFile (512 KiB a write call);
  * - once: renderJson, written by writeWhole (one write call: fs.writeFile);
  * - bytes: renderJsonBytes (stringifyReport.ts: each shared exchange serialized and encoded
  *   once, no 7 MB string), the same write;
