@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
  *
  * The report is serialized by JSON.stringify with each exchange replaced by a placeholder string
  * (`token`) and encoded; each placeholder is then replaced by the bytes of the exchange's own
- * JSON.stringify text, its lines indented as the placeholder's line (JSON.stringify's newlines
+ * JSON.stringify text, its lines indented by the placeholder's depth (JSON.stringify's newlines
  * are all structural: a newline in a string is escaped). The token is ASCII, and no byte
  * of a multi-byte UTF-8 character is, so a match in the bytes is a match in the text. Only plain
  * objects are copied to put the placeholders in (a value with `toJSON`, or of a class, is left to
