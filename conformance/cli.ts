@@ -138,6 +138,7 @@ export function register(program: Command): void {
       })
       if (options.writeBaseline) await writeBaseline(options.writeBaseline, run.scenarios)
       process.exitCode = run.summary.unexpected > 0 ? 1 : 0
+      exitWhenFlushed()
     })
   conformance
     .command('diff <a> <b>')
@@ -152,4 +153,18 @@ export function register(program: Command): void {
       console.log(formatDiff(diff))
       process.exitCode = diff.changes.length > 0 ? 1 : 0
     })
+}
+
+/**
+ * Ends the process once stdout and stderr have taken everything written to them: the run is
+ * over (its child and the Anvils are gone, its files written), and leaving by the event loop's
+ * end would first tear down a heap the run filled (~20-40 ms).
+ */
+function exitWhenFlushed(): void {
+  let pending = 2
+  const done = () => {
+    if (--pending === 0) process.exit()
+  }
+  process.stdout.write('', done)
+  process.stderr.write('', done)
 }
