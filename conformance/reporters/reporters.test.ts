@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { summarize } from '../runner/runConformance'
 import type { RunResult, ScenarioResult } from '../runner/types'
 import { inPackOrder, renderConsole, renderHtml, renderJson, renderJunit } from '.'
+import { runResultOf } from './testing/runResult'
 
 /** A run with a pass, a failure with characters XML must escape, and a not-applicable scenario. */
 function sampleRun(): RunResult {
@@ -61,33 +62,7 @@ function sampleRun(): RunResult {
       durationMs: 0,
     },
   ]
-  return {
-    target: 'http://127.0.0.1:1',
-    startedAt: '2026-01-01T00:00:00.000Z',
-    metadata: {
-      runnerVersion: '0.1.0',
-      packDigest: 'sha256:00',
-      target: 'http://127.0.0.1:1',
-      profile: 'spec',
-      versions: ['alps', 'blanc'],
-      date: '2026-01-01T00:00:00.000Z',
-    },
-    capabilities: {
-      target: 'http://127.0.0.1:1',
-      controlApi: false,
-      faults: true,
-      chains: [],
-      accounts: ['0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'],
-      versions: ['alps', 'blanc'],
-      webhooks: true,
-      contracts: {},
-      tokens: {},
-      implemented: { quotes: false },
-    },
-    scenarios,
-    summary: summarize(scenarios, [], 34),
-    staleBaseline: [],
-  }
+  return runResultOf(scenarios, { implemented: { quotes: false } }, 34)
 }
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
-import { summarize } from '../runner/runConformance'
 import type { CheckResult, HttpExcerpt, RunResult, ScenarioResult } from '../runner/types'
 import { renderJson, renderJsonBytes } from './json'
 import { reportBytes } from './stringifyReport'
+import { runResultOf } from './testing/runResult'
 
 /** Values JSON.stringify writes in its own ways: everything the walked levels must copy. */
 function awkward(): Record<string, unknown> {
@@ -75,34 +75,7 @@ function sharedRun(): RunResult {
       notes: undefined,
     },
   ]
-  return {
-    target: 'http://127.0.0.1:1',
-    startedAt: '2026-01-01T00:00:00.000Z',
-    metadata: {
-      runnerVersion: '0.1.0',
-      packDigest: 'sha256:00',
-      target: 'http://127.0.0.1:1',
-      profile: 'spec',
-      versions: ['alps', 'blanc'],
-      date: '2026-01-01T00:00:00.000Z',
-    },
-    capabilities: {
-      target: 'http://127.0.0.1:1',
-      controlApi: true,
-      faults: true,
-      chains: [],
-      accounts: ['0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'],
-      versions: ['alps', 'blanc'],
-      webhooks: true,
-      contracts: {},
-      tokens: {},
-      implemented: {},
-    },
-    shard: undefined,
-    scenarios,
-    summary: summarize(scenarios, [], 3),
-    staleBaseline: [],
-  }
+  return runResultOf(scenarios, { controlApi: true }, 3)
 }
 
 describe('reportBytes', () => {
