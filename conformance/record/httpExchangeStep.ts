@@ -17,7 +17,7 @@ import {
 } from './draft'
 import { faultExpectation, isFaultsRequest } from './faultSteps'
 import { errorEnvelope, type Group, hasUnsafeIntegers, tryJson, tryJsonExact, versionOf } from './groupEvents'
-import { finalStatuses, settlementInProgress } from './pollFinal'
+import { finalStatuses, settlementAtOrPast, settlementInProgress } from './pollFinal'
 import { routeSchema } from './routeSchema'
 import { isTypedData, signaturesOf } from './signatureSteps'
 import { isIdentity, isPricedOnly, isVolatileLeaf, leaves, subtrees } from './volatile'
@@ -129,7 +129,8 @@ async function requestBody(draft: Draft, http: Record<string, unknown>, raw: str
  * earlier ones). With the chains' state captured, the replay restores their gas, so the amounts
  * and fees priced from it are expected too (a budget of their own; `replay --target` leaves them
  * out, as another target prices with its own gas). An intent's status in an answer that is not
- * polled is expected anywhere on its way to completion (pollFinal.ts settlementInProgress).
+ * polled is expected anywhere on its way to completion (pollFinal.ts settlementInProgress), one
+ * polled at or past the recorded status on that way (settlementAtOrPast).
  */
 function answerMatchers(
   draft: Draft,
@@ -165,8 +166,14 @@ function answerMatchers(
     // EIP-712 type lists are checked by the signature made over them, not field by field.
     if (/\/types\/[^/]+\/\d+\/(name|type)$/.test(leaf.pointer)) continue
     // An intent's status in an answer made while it settles, not polled (timing decides how far
-    // it got); a polled one ends on its final status (poll.final) and is expected as recorded.
-    const inProgress = !polled && leaf.key === 'status' ? settlementInProgress(leaf.value) : undefined
+    // it got); a polled one ends on its final status (poll.final) and is expected at least as far
+    // as recorded (the client may have stopped polling before completion).
+    const inProgress =
+      leaf.key === 'status'
+        ? polled
+          ? settlementAtOrPast(leaf.value)
+          : settlementInProgress(leaf.value)
+        : undefined
     if (inProgress) {
       if (Object.keys(body).length < draft.maxMatchers) body[leaf.pointer] = inProgress
       continue

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { finalStatuses, settlementInProgress } from './pollFinal'
+import { finalStatuses, settlementAtOrPast, settlementInProgress } from './pollFinal'
 
 describe('finalStatuses: where a replayed poll ends', () => {
   it('an intent: any terminal status, and any status past the recorded one', () => {
@@ -53,5 +53,22 @@ describe('settlementInProgress: an intent status in an answer that is not polled
   it('a failure, an expiry, a deposit status or no string is expected as recorded', () => {
     for (const status of ['FAILED', 'EXPIRED', 'processing', 'completed', 1, null])
       expect(settlementInProgress(status)).toBeUndefined()
+  })
+})
+
+describe('settlementAtOrPast: an intent status in a polled answer the client stopped at', () => {
+  it('the recorded status or a later one on the way to completion', () => {
+    expect(settlementAtOrPast('PENDING')).toEqual({
+      oneOf: ['PENDING', 'PRECONFIRMED', 'CLAIMED', 'FILLED', 'COMPLETED'],
+    })
+    expect(settlementAtOrPast('PRECONFIRMED')).toEqual({
+      oneOf: ['PRECONFIRMED', 'CLAIMED', 'FILLED', 'COMPLETED'],
+    })
+    expect(settlementAtOrPast('FILLED')).toEqual({ oneOf: ['CLAIMED', 'FILLED', 'COMPLETED'] })
+  })
+
+  it('completion, a failure, an expiry, a deposit status or no string is expected as recorded', () => {
+    for (const status of ['COMPLETED', 'FAILED', 'EXPIRED', 'processing', 'completed', 1, null])
+      expect(settlementAtOrPast(status)).toBeUndefined()
   })
 })

@@ -83,3 +83,22 @@ export function settlementInProgress(status: unknown): Matcher | undefined {
   if (typeof status !== 'string' || !(status in INTENT_PROGRESS)) return undefined
   return { oneOf: Object.keys(INTENT_PROGRESS) }
 }
+
+/**
+ * What a replay expects of an intent's (or a claim's) `status` in a polled answer the client
+ * stopped at before completion (the public SDK stops polling once an intent is PRECONFIRMED): the
+ * recorded status or any later one on the way to completion, since a replay's first poll may
+ * come after the settlement got further than the recorded client saw (a faster relayer, another
+ * machine); a failure or an expiry is not on that way. Undefined for COMPLETED, a failure, an
+ * expiry and any other status: those are expected as recorded.
+ *
+ * @example
+ * settlementAtOrPast('PRECONFIRMED') // { oneOf: ['PRECONFIRMED', 'CLAIMED', 'FILLED', 'COMPLETED'] }
+ * settlementAtOrPast('COMPLETED') // undefined
+ */
+export function settlementAtOrPast(status: unknown): Matcher | undefined {
+  if (typeof status !== 'string' || status === 'COMPLETED') return undefined
+  const rank = INTENT_PROGRESS[status]
+  if (rank === undefined) return undefined
+  return { oneOf: Object.keys(INTENT_PROGRESS).filter((s) => (INTENT_PROGRESS[s] ?? -1) >= rank) }
+}
