@@ -76,3 +76,20 @@ test('the bake is read while its bundle is fresh; a rebuilt bundle or a changed 
   writeFileSync(join(root, OPENAPI_BAKE_FILE), '{')
   expect(bakedOpenApi(root)).toBeUndefined()
 })
+
+test('run from the CLI bundle, the bake holds when it names that bundle: no source is looked at', async () => {
+  const stamp = fakeRoot()
+  await bakeOpenApi(root)
+  const running = (size: number, mtimeMs: number) =>
+    `${join(root, 'dist/intent-devnet.mjs')} ${size} ${mtimeMs}`
+  // The sources changed after the bundle was loaded: the running code is still the bundle's.
+  writeFileSync(join(root, 'src/a.ts'), 'changed')
+  expect(bakedOpenApi(root)).toBeUndefined()
+  expect(bakedOpenApi(root, running(stamp.bundle.size, stamp.bundle.mtimeMs))).toBeDefined()
+  // Another bundle runs (rebuilt since the bake), or one of another install.
+  expect(bakedOpenApi(root, running(stamp.bundle.size + 1, stamp.bundle.mtimeMs))).toBeUndefined()
+  expect(bakedOpenApi(root, running(stamp.bundle.size, stamp.bundle.mtimeMs + 1))).toBeUndefined()
+  expect(
+    bakedOpenApi(root, `/elsewhere/dist/intent-devnet.mjs ${stamp.bundle.size} ${stamp.bundle.mtimeMs}`),
+  ).toBeUndefined()
+})
