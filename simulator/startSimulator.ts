@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { tokensByChain } from '../contracts/addresses'
 import { keepAliveTransport } from '../lib/keepAliveTransport'
+import { loopbackPost } from '../lib/loopbackHttp'
 import { subscribeNewHeads } from '../lib/newHeads'
 import { API_VERSIONS, type DevnetManifest, type StartOptions } from '../spec'
 import { createDepositProcessor, type DepositProcessor } from './deposits'
@@ -116,8 +117,12 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
     log: parameters.log,
     launchAnvil: parameters.launchAnvil ?? early?.launch,
     // Keep-alive, a turn's calls in one JSON-RPC batch (automining: with the relayer's sends). BENCHMARKS.md
+    // Over the lean loopback client (lib/loopbackHttp.ts): the devnet's own Anvils, on this machine.
     transport: (rpcUrl) =>
-      keepAliveTransport(rpcUrl, { batch: { maxSize: 2_000, waitingInBatch: automine } }),
+      keepAliveTransport(rpcUrl, {
+        batch: { maxSize: 2_000, waitingInBatch: automine },
+        hop: loopbackPost,
+      }),
     bootState: parameters.bootState,
     clockAt: parameters.clockAt,
   }).finally(() => early?.release())

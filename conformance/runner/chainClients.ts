@@ -8,10 +8,10 @@ import {
 } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { keepAliveTransport } from '../../lib/keepAliveTransport'
+import { loopbackPost } from '../../lib/loopbackHttp'
 import { nativeSigningAccount } from '../../lib/nativeSign'
 import { syncSendTransport } from '../../lib/syncSendTransport'
 import { BaseError } from '../../spec/BaseError'
-import { loopbackPost } from './loopbackHttp'
 import type { TargetCapabilities } from './types'
 
 // The runner's chain clients and signing accounts, made once per process and shared by every
@@ -88,7 +88,7 @@ export function chainTransport(rpcUrl: string): Transport {
       batch: { wait: 'microtask' },
       retryCount: 3,
       viemErrors: true,
-      // A chain of the run's own simulator: over the lean loopback client (loopbackHttp.ts).
+      // A chain of the run's own simulator: over the lean loopback client (lib/loopbackHttp.ts).
       ...(ownRpcUrls.has(rpcUrl) && { hop: loopbackPost }),
     }),
   )

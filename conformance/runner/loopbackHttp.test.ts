@@ -3,7 +3,7 @@ import { createServer as createNetServer, type Server as NetServer, type Socket 
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { localHttpPost } from '../../lib/localHttpPost'
-import { canSend, loopbackPost } from './loopbackHttp'
+import { canSend, loopbackPost } from '../../lib/loopbackHttp'
 import { sendRequest } from './sendRequest'
 
 // The lean client (sendRequest's ownServer) against node:http's, on the same servers: every

@@ -8,7 +8,7 @@ import { request as httpsRequest } from 'node:https'
 import type { Socket } from 'node:net'
 import { urlToHttpOptions } from 'node:url'
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib'
-import { canSend, loopbackExchange } from './loopbackHttp'
+import { canSend, loopbackExchange } from '../../lib/loopbackHttp'
 import { parseJsonExact } from './parseJsonExact'
 
 /** Bodies from this size on wait {@link EARLY_ANSWER_MS} for an early answer before being sent. */

@@ -1,5 +1,6 @@
 import { type Chain, createPublicClient, type PublicClient, type Transport } from 'viem'
 import { keepAliveTransport } from '../../lib/keepAliveTransport'
+import { loopbackPost } from '../../lib/loopbackHttp'
 
 /** A chain the balance clients read (a DevnetChain fits). */
 export type BalanceClientChain = { chainId: number; chain: Chain; rpcUrl: string }
@@ -31,7 +32,8 @@ export type CreateBalanceClientsParameters = {
  */
 export const balanceTransport: BalanceTransport = (rpcUrl, onRoundTrip) =>
   // A microtask: readBalances gathers its reads for a turn already, and sends them in one run.
-  keepAliveTransport(rpcUrl, { onRoundTrip, batch: { wait: 'microtask' } })
+  // The devnet's own Anvils: over the lean loopback client (lib/loopbackHttp.ts).
+  keepAliveTransport(rpcUrl, { onRoundTrip, batch: { wait: 'microtask' }, hop: loopbackPost })
 
 /**
  * Public clients for balance reads, one per chain, over a batching transport (the `eth_call`s of

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http'
 import { connect, type Socket } from 'node:net'
-import { type LocalHttpAnswer, type LocalHttpPostParameters, localHttpPost } from '../../lib/localHttpPost'
+import { type LocalHttpAnswer, type LocalHttpPostParameters, localHttpPost } from './localHttpPost'
 
 /** An answer as node:http's client would hand it over: status, headers as its `res.headers`, the raw body. */
 export type LoopbackAnswer = {
@@ -70,16 +70,16 @@ export function canSend(
 }
 
 /**
- * One HTTP/1.1 exchange with a server on this machine that the runner started itself (its own
- * simulator), over a kept-alive socket: the request as node:http's keep-alive client writes it
+ * One HTTP/1.1 exchange with a server on this machine that this process's own code started (the
+ * conformance runner's simulator, the devnet's Anvils), over a kept-alive socket: the request as node:http's keep-alive client writes it
  * (`Host`, `Connection: keep-alive`, the headers, `Content-Length`), the answer read whole
  * (`Content-Length`, chunked, or to the end) and its headers combined as node:http combines them.
  * node:http's client costs ~3x the CPU per exchange until the process has made thousands of
  * them (its client, agent and streams are a lot of code to warm up); a run makes ~400. undici's
  * Client, the well-kept alternative, costs more still when cold (800 POSTs of ~400 bytes, two at
  * a time, to a node:http server in another process: 270-320 µs of client CPU per request against
- * node:http's 210-260; 2026-11-26), hence this hand-written fast path for our own server only.
- * loopbackHttp.test.ts checks both give the same answers, on the same server, for the shapes a
+ * node:http's 210-260; 2026-11-26), hence this hand-written fast path for our own servers only.
+ * conformance/runner/loopbackHttp.test.ts checks both give the same answers, on the same server, for the shapes a
  * server sends (lengths, chunks, duplicate and list headers, 204, HEAD, a close).
  *
  * @example
@@ -308,8 +308,14 @@ function answerReader(method: string, maxBodyBytes: number) {
 
 /**
  * lib/localHttpPost.ts's POST (a JSON-RPC hop of keepAliveTransport) over {@link loopbackExchange}:
- * for the chains the runner's own simulator started (chainClients.ts). The same request and
- * answer; the agent is not used (the lean client keeps its own sockets).
+ * for chains started on this machine by our own code: the devnet's Anvils (the simulator's chain
+ * and balance clients) and the chains of the conformance runner's own simulator
+ * (conformance/runner/chainClients.ts). The same request and answer; the agent is not used (the
+ * lean client keeps its own sockets). An `https:` URL, an abort signal or a request node:http
+ * would frame itself goes to localHttpPost. In a fresh process (as the simulator child of a
+ * conformance run) a JSON-RPC round trip through keepAliveTransport cost 215-260 µs of client
+ * CPU over this against 385-395 µs over node:http (400 round trips to an Anvil, 4 alternating
+ * pairs, `npx tsx scripts/bench/hop.ts`; BENCHMARKS.md, "Simulator chains hop").
  *
  * @example
  * keepAliveTransport(rpcUrl, { hop: loopbackPost })
