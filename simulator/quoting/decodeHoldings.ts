@@ -1,6 +1,6 @@
-import { decodeAbiParameters, decodeFunctionResult, type Hex } from 'viem'
-import * as artifacts from '../../contracts/generated/artifacts'
+import { decodeAbiParameters, type Hex } from 'viem'
 import type { BalanceChain } from './createBalanceReader'
+import { decodeAggregate3 } from './decodeAggregate3'
 import { lockIdOf, remember } from './encodeAccountRead'
 import { isNative } from './swaps'
 import type { ChainHoldings } from './types'
@@ -17,12 +17,7 @@ const WORD_HEX = 66
 export function decodeHoldings(chain: BalanceChain, answer: Hex): ChainHoldings {
   const known = chain.decoded.get(answer)
   if (known) return known
-  const results = decodeFunctionResult({
-    abi: artifacts.Multicall3.abi,
-    functionName: 'aggregate3',
-    data: answer,
-  })
-  return remember(chain.decoded, answer, holdingsOf(chain, results))
+  return remember(chain.decoded, answer, holdingsOf(chain, decodeAggregate3(answer)))
 }
 
 /** Holdings from an account's `aggregate3` results (base fee, then three reads per token), frozen. */

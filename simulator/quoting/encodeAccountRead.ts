@@ -1,4 +1,4 @@
-import { type Address, erc20Abi, type Hex } from 'viem'
+import { type Address, erc20Abi, type Hex, isAddress } from 'viem'
 import { addresses } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
 import { encodeCall } from '../../lib/encodeCall'
@@ -86,16 +86,54 @@ function accountCalls(chain: BalanceChain, account: Address): Call3[] {
 
 /** The Multicall3 `aggregate3` calldata reading `account` on `chain` (encoded once per account, then kept). */
 export function encodeAccountRead(chain: BalanceChain, account: Address): Hex {
-  return (
-    chain.calldata.get(account) ??
-    remember(
-      chain.calldata,
-      account,
-      encodeCall({
-        abi: artifacts.Multicall3.abi,
-        functionName: 'aggregate3',
-        args: [accountCalls(chain, account)],
-      }),
-    )
-  )
+  return chain.calldata.get(account) ?? remember(chain.calldata, account, encodeFresh(chain, account))
+}
+
+/**
+ * viem's encoding of the `aggregate3` call reading `account` on `chain`, call by call: the
+ * reference of {@link encodeAccountRead}'s fast path (and its fallback).
+ *
+ * @example
+ * const data = viemEncode(chain, account)
+ */
+export const viemEncode = (chain: BalanceChain, account: Address): Hex =>
+  encodeCall({
+    abi: artifacts.Multicall3.abi,
+    functionName: 'aggregate3',
+    args: [accountCalls(chain, account)],
+  })
+
+/** Two accounts that differ in every hex digit, to find where an account goes in the calldata. */
+const PROBE_A = `0x${'5e'.repeat(20)}` as const
+const PROBE_B = `0x${'a7'.repeat(20)}` as const
+
+/**
+ * Per token list (a chain's, fixed for the process): viem's calldata for {@link PROBE_A} cut
+ * where the account's 20 bytes go, or null when the cut did not give viem's calldata for
+ * {@link PROBE_B} back (the fast path is then off for that list).
+ */
+const templates = new WeakMap<readonly unknown[], readonly string[] | null>()
+
+/**
+ * The calldata for `account`, as viem encodes it: every argument is static (addresses, uint256)
+ * inside the calls' `bytes`, so the account's bytes sit at the same places whatever the account;
+ * viem's calldata for one probe account, cut at those places, is joined with the account's
+ * digits (lower-cased, as viem's address encoder writes them). Checked once per token list: the
+ * cut joined with a second probe, which differs in every digit, must be viem's calldata for it.
+ * An account viem refuses (not an address, a wrong checksum) goes to viem, which throws.
+ *
+ * Why: viem's encoder (13-19 calls, each `encodeFunctionData`, then the tuple array) cost
+ * ~0.3 ms per new account in the simulator child of a conformance run (a fresh process), about
+ * 25 ms of its CPU per all-packs run, where nearly every quote names a new account (BENCHMARKS.md,
+ * "Simulator chains"); encodeAccountRead.test.ts checks it against viem for many accounts.
+ */
+function encodeFresh(chain: BalanceChain, account: Address): Hex {
+  let template = templates.get(chain.tokens)
+  if (template === undefined) {
+    const cut = viemEncode(chain, PROBE_A).split(PROBE_A.slice(2))
+    template = cut.join(PROBE_B.slice(2)) === viemEncode(chain, PROBE_B) ? cut : null
+    templates.set(chain.tokens, template)
+  }
+  if (template === null || !isAddress(account)) return viemEncode(chain, account)
+  return template.join(account.slice(2).toLowerCase()) as Hex
 }
