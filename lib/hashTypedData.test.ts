@@ -189,4 +189,63 @@ describe('hashTypedData', () => {
       }
     }
   })
+
+  it("hashes every kind of atomic value as viem encodes it: strings, numbers, bounds, hex case, refusals", () => {
+    const types = {
+      Atoms: [
+        { name: 'a', type: 'address' },
+        { name: 'u', type: 'uint256' },
+        { name: 's', type: 'uint8' },
+        { name: 'n', type: 'uint96' },
+        { name: 'w', type: 'bytes32' },
+        { name: 't', type: 'bytes12' },
+        { name: 'b', type: 'bool' },
+        { name: 'list', type: 'uint64[]' },
+      ],
+    } as const
+    const good = {
+      a: address(),
+      u: uint(),
+      s: 255,
+      n: 2n ** 96n - 1n,
+      w: word(),
+      t: bytesToHex(randomBytes(12)),
+      b: true,
+      list: [1n, '2', 3],
+    }
+    const variants: Record<string, unknown>[] = [
+      good,
+      { ...good, a: good.a.toLowerCase(), u: String(uint()), b: false },
+      { ...good, w: good.w.toUpperCase().replace('0X', '0x'), t: good.t.toUpperCase().replace('0X', '0x') },
+      { ...good, u: 0, s: 0n, n: '0', list: [] },
+      { ...good, u: ` ${uint()}` },
+      { ...good, u: '0x1f' },
+      { ...good, u: 1.5 },
+      { ...good, u: 2 ** 60 },
+      { ...good, s: 256 },
+      { ...good, n: 2n ** 96n },
+      { ...good, a: good.a.toUpperCase().replace('0X', '0x') },
+      { ...good, a: `0x${good.a.slice(2, 41)}` },
+      { ...good, w: good.w.slice(0, 64) },
+      { ...good, w: `0x${'zz'.repeat(32)}` },
+      { ...good, t: `${good.t}00` },
+      { ...good, t: '0xabc' },
+      { ...good, b: 1 },
+      { ...good, list: [-1n] },
+      { ...good, list: [2n ** 64n] },
+    ]
+    const outcome = (hash: () => string) => {
+      try {
+        return hash()
+      } catch (error) {
+        return `throws ${(error as Error).message}`
+      }
+    }
+    for (const data of variants) {
+      const parameters = { types, primaryType: 'Atoms', data }
+      expect(outcome(() => hashStruct(parameters))).toBe(
+        outcome(() => viemHashStruct(parameters as Parameters<typeof viemHashStruct>[0])),
+      )
+    }
+  })
 })
