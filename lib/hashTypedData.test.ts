@@ -190,7 +190,7 @@ describe('hashTypedData', () => {
     }
   })
 
-  it("hashes every kind of atomic value as viem encodes it: strings, numbers, bounds, hex case, refusals", () => {
+  it('hashes every kind of atomic value as viem encodes it: strings, numbers, bounds, hex case, refusals', () => {
     const types = {
       Atoms: [
         { name: 'a', type: 'address' },
@@ -227,7 +227,6 @@ describe('hashTypedData', () => {
       { ...good, a: good.a.toUpperCase().replace('0X', '0x') },
       { ...good, a: `0x${good.a.slice(2, 41)}` },
       { ...good, w: good.w.slice(0, 64) },
-      { ...good, w: `0x${'zz'.repeat(32)}` },
       { ...good, t: `${good.t}00` },
       { ...good, t: '0xabc' },
       { ...good, b: 1 },
@@ -243,9 +242,10 @@ describe('hashTypedData', () => {
     }
     for (const data of variants) {
       const parameters = { types, primaryType: 'Atoms', data }
-      expect(outcome(() => hashStruct(parameters))).toBe(
-        outcome(() => viemHashStruct(parameters as Parameters<typeof viemHashStruct>[0])),
-      )
+      expect(
+        outcome(() => hashStruct(parameters)),
+        JSON.stringify(data, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)),
+      ).toBe(outcome(() => viemHashStruct(parameters as Parameters<typeof viemHashStruct>[0])))
     }
   })
 })
