@@ -4,6 +4,13 @@ import { createPublicClient } from 'viem'
 import { mainnet } from 'viem/chains'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { keepAliveTransport } from './keepAliveTransport'
+import { loopbackPost } from './loopbackHttp'
+
+/** The HTTP hops: node:http (the default) and the lean loopback client (the devnet's own Anvils). */
+const HOPS = [
+  ['node:http', undefined],
+  ['the lean loopback client', loopbackPost],
+] as const
 
 // A real JSON-RPC endpoint on port 0 whose answer depends on the method.
 let server: Server
@@ -49,20 +56,24 @@ beforeAll(async () => {
 })
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
-test('one HTTP request per call, counted; JSON-RPC errors, HTTP errors and non-JSON answers reject', async () => {
-  let trips = 0
-  const client = createPublicClient({
-    chain: mainnet,
-    transport: keepAliveTransport(url, { onRoundTrip: () => trips++ }),
-  })
-  expect(await client.getChainId()).toBe(1)
-  expect(seen.at(-1)).toMatchObject({ jsonrpc: '2.0', method: 'eth_chainId' })
-  await expect(client.getBlockNumber({ cacheTime: 0 })).rejects.toThrow(/nope/)
-  await expect(client.getGasPrice()).rejects.toThrow(/HTTP 502/)
-  await expect(client.getTransactionCount({ address: `0x${'11'.repeat(20)}` })).rejects.toThrow(/not JSON/)
-  expect(trips).toBe(4)
-  expect(seen).toHaveLength(4)
-})
+test.each(HOPS)(
+  'one HTTP request per call, counted; JSON-RPC errors, HTTP errors and non-JSON answers reject (over %s)',
+  async (_, hop) => {
+    seen.length = 0
+    let trips = 0
+    const client = createPublicClient({
+      chain: mainnet,
+      transport: keepAliveTransport(url, { onRoundTrip: () => trips++, hop }),
+    })
+    expect(await client.getChainId()).toBe(1)
+    expect(seen.at(-1)).toMatchObject({ jsonrpc: '2.0', method: 'eth_chainId' })
+    await expect(client.getBlockNumber({ cacheTime: 0 })).rejects.toThrow(/nope/)
+    await expect(client.getGasPrice()).rejects.toThrow(/HTTP 502/)
+    await expect(client.getTransactionCount({ address: `0x${'11'.repeat(20)}` })).rejects.toThrow(/not JSON/)
+    expect(trips).toBe(4)
+    expect(seen).toHaveLength(4)
+  },
+)
 
 test('a refused connection rejects, and only http:// and https:// URLs are accepted', async () => {
   const client = createPublicClient({ chain: mainnet, transport: keepAliveTransport('http://127.0.0.1:1') })
@@ -142,34 +153,38 @@ test('batch: a refused batch is sent again one request each, and so is every lat
   expect(trips).toBe(5)
 })
 
-test('batch: a batch refused by its HTTP status (4xx) is sent again one request each', async () => {
-  const refusing = createServer((req, res) => {
-    let body = ''
-    req.on('data', (c) => {
-      body += c
+test.each(HOPS)(
+  'batch: a batch refused by its HTTP status (4xx) is sent again one request each (over %s)',
+  async (_, hop) => {
+    const refusing = createServer((req, res) => {
+      let body = ''
+      req.on('data', (c) => {
+        body += c
+      })
+      req.on('end', () => {
+        const call = JSON.parse(body)
+        if (Array.isArray(call)) return res.writeHead(400).end('batches are not served')
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: call.params[0].data }))
+      })
     })
-    req.on('end', () => {
-      const call = JSON.parse(body)
-      if (Array.isArray(call)) return res.writeHead(400).end('batches are not served')
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: call.params[0].data }))
-    })
-  })
-  await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve))
-  try {
-    const client = createPublicClient({
-      chain: mainnet,
-      transport: keepAliveTransport(`http://127.0.0.1:${(refusing.address() as AddressInfo).port}`, {
-        batch: true,
-      }),
-    })
-    const to = `0x${'22'.repeat(20)}` as const
-    expect(await Promise.all([client.call({ to, data: '0x07' }), client.call({ to, data: '0x08' })])).toEqual(
-      [{ data: '0x07' }, { data: '0x08' }],
-    )
-  } finally {
-    await new Promise<void>((resolve) => refusing.close(() => resolve()))
-  }
-})
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve))
+    try {
+      const client = createPublicClient({
+        chain: mainnet,
+        transport: keepAliveTransport(`http://127.0.0.1:${(refusing.address() as AddressInfo).port}`, {
+          batch: true,
+          hop,
+        }),
+      })
+      const to = `0x${'22'.repeat(20)}` as const
+      expect(
+        await Promise.all([client.call({ to, data: '0x07' }), client.call({ to, data: '0x08' })]),
+      ).toEqual([{ data: '0x07' }, { data: '0x08' }])
+    } finally {
+      await new Promise<void>((resolve) => refusing.close(() => resolve()))
+    }
+  },
+)
 
 test("batch wait: 'turn' (the default) gathers the calls of one turn of the event loop, 'microtask' those of one synchronous run", async () => {
   const to = `0x${'22'.repeat(20)}` as const
