@@ -11,7 +11,7 @@ import {
 import { type PrivateKeyAccount, publicKeyToAddress, toAccount } from 'viem/accounts'
 import { hashAuthorization } from 'viem/utils'
 import { type AnyTypedDataDefinition, hashTypedData } from './hashTypedData'
-import { keccak256Hex } from './keccak'
+import { keccak256Bytes, keccak256Hex } from './keccak'
 
 /**
  * A viem {@link PrivateKeyAccount} that signs with libsecp256k1 (the `secp256k1` package's
@@ -106,5 +106,22 @@ export async function recoverSigner({ hash, signature }: { hash: Hex; signature:
     Buffer.from(hash.slice(2), 'hex'),
     false,
   )
-  return publicKeyToAddress(`0x${Buffer.from(publicKey).toString('hex')}`)
+  return addressOfPublicKey(publicKey)
+}
+
+/**
+ * viem's `publicKeyToAddress` of an uncompressed public key (0x04 ‖ x ‖ y): the last 20 bytes of
+ * the keccak256 of x ‖ y, checksummed as EIP-55 says (a digit upper-cased where the keccak256 of
+ * the lower-case hex has a digit of 8 or more), both hashes by WebAssembly: viem's pure-JS
+ * keccak256 twice was ~0.1 ms per recovered signature in the simulator child of a conformance
+ * run (~10 ms of its CPU per all-packs run). nativeSign.test.ts compares recoverSigner with
+ * viem's recoverAddress.
+ */
+function addressOfPublicKey(publicKey: Uint8Array): Address {
+  const lower = keccak256Bytes(publicKey.subarray(1)).slice(26)
+  const digest = keccak256Bytes(Buffer.from(lower, 'latin1'))
+  let address = '0x'
+  for (let i = 0; i < 40; i++)
+    address += Number.parseInt(digest[2 + i]!, 16) >= 8 ? lower[i]!.toUpperCase() : lower[i]!
+  return address as Address
 }
