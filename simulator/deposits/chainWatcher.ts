@@ -1,11 +1,13 @@
 import {
   type Address,
   formatLog,
+  formatTransaction,
   type Hash,
   numberToHex,
   type PublicClient,
   parseAbiItem,
   parseEventLogs,
+  type RpcTransaction,
   type RpcTransactionReceipt,
   type Transaction,
   toEventSelector,
@@ -80,9 +82,15 @@ export type ReadHeadParameters = {
   next?: bigint | undefined
 }
 
-/** A block whole: its transactions, and its receipts (one per transaction, same block hash). */
+/**
+ * A block whole: its number, hash and transactions as the node sent them (formatted by viem only
+ * for the ones {@link depositsInBlock} may count), and its receipts (one per transaction, same
+ * block hash).
+ */
 export type WholeBlock = {
-  block: Awaited<ReturnType<typeof readBlocks>>[number]
+  block:
+    | { number: bigint; hash: Hash; formatted: false; transactions: readonly RpcTransaction[] }
+    | { number: bigint; hash: Hash; formatted: true; transactions: readonly Transaction[] }
   receipts: readonly RpcTransactionReceipt[]
 }
 
@@ -129,13 +137,42 @@ function readWhole(client: PublicClient, from: bigint, to: bigint) {
     numbers.map((blockNumber) =>
       Promise.all([
         blockNumber,
-        client.getBlock({ blockNumber, includeTransactions: true }).catch(() => undefined),
+        readBlock(client, blockNumber).catch(() => undefined),
         client
           .request({ method: 'eth_getBlockReceipts', params: [numberToHex(blockNumber)] })
           .catch(() => undefined) as Promise<RpcTransactionReceipt[] | null | undefined>,
       ] as const),
     ),
   )
+}
+
+/**
+ * Block `blockNumber` with its transactions as the node sent them: viem's getBlock formats every
+ * transaction (~0.1 ms each in the simulator child of a conformance run, ~10 ms per all-packs
+ * run), where depositsInBlock formats only the few that may be deposits, as getBlock would have
+ * (viem's formatTransaction). A chain with a block formatter of its own (viem's chain
+ * definitions of some L2s; the devnet's have none) reads through getBlock, formatted. Undefined
+ * when the node has no such block (getBlock throws then).
+ */
+async function readBlock(
+  client: PublicClient,
+  blockNumber: bigint,
+): Promise<WholeBlock['block'] | undefined> {
+  if (client.chain?.formatters?.block) {
+    const block = await client.getBlock({ blockNumber, includeTransactions: true })
+    return { number: block.number, hash: block.hash, formatted: true, transactions: block.transactions }
+  }
+  const block = await client.request({
+    method: 'eth_getBlockByNumber',
+    params: [numberToHex(blockNumber), true],
+  })
+  if (!block?.hash) return undefined
+  return {
+    number: BigInt(block.number ?? blockNumber),
+    hash: block.hash,
+    formatted: false,
+    transactions: block.transactions as readonly RpcTransaction[],
+  }
 }
 
 /**
@@ -190,7 +227,20 @@ export function depositsInBlock(
     strict: false,
   })
   const succeeded = new Set(receipts.filter((r) => r.status === '0x1').map((r) => r.transactionHash))
-  const sends = block.transactions.filter((tx) => watch.isNativeDeposit(tx) && succeeded.has(tx.hash))
+  // The transactions that succeeded, to a watched account from a sender not ignored, formatted
+  // by viem as getBlock formats them; isNativeDeposit then decides on them as scanBlocks does.
+  const candidates = (block.transactions as readonly (RpcTransaction | Transaction)[]).filter(
+    (tx) =>
+      succeeded.has(tx.hash) &&
+      tx.to != null &&
+      watch.watched.has(tx.to.toLowerCase()) &&
+      !watch.ignored.has(tx.from.toLowerCase()),
+  )
+  const sends = (
+    block.formatted
+      ? (candidates as Transaction[])
+      : (candidates as RpcTransaction[]).map((tx) => formatTransaction(tx))
+  ).filter(watch.isNativeDeposit)
   return toDeposits(watch, decoded, sends)
 }
 
