@@ -1,12 +1,11 @@
 import { writeFile } from 'node:fs/promises'
 import { tokensByChain } from '../contracts/addresses'
-import { keepAliveTransport } from '../lib/keepAliveTransport'
-import { loopbackPost } from '../lib/loopbackHttp'
 import { subscribeNewHeads } from '../lib/newHeads'
 import { API_VERSIONS, type DevnetManifest, type StartOptions } from '../spec'
 import { createDepositProcessor, type DepositProcessor } from './deposits'
 import { type AnvilLauncher, earlyAnvilLauncher } from './devnet/anvil'
 import { type ChainSender, createChainSender } from './devnet/chainSender'
+import { devnetTransport } from './devnet/devnetTransport'
 import { type Devnet, startDevnet } from './devnet/startDevnet'
 import { createEventBus } from './events/eventBus'
 import { createExplorer } from './explorer/createExplorer'
@@ -116,13 +115,8 @@ export async function startSimulator(parameters: StartSimulatorParameters = {}):
     blockTime: parameters.blockTime,
     log: parameters.log,
     launchAnvil: parameters.launchAnvil ?? early?.launch,
-    // Keep-alive, a turn's calls in one JSON-RPC batch (automining: with the relayer's sends). BENCHMARKS.md
-    // Over the lean loopback client (lib/loopbackHttp.ts): the devnet's own Anvils, on this machine.
-    transport: (rpcUrl) =>
-      keepAliveTransport(rpcUrl, {
-        batch: { maxSize: 2_000, waitingInBatch: automine },
-        hop: loopbackPost,
-      }),
+    // Keep-alive, a turn's calls in one JSON-RPC batch, over the lean loopback client.
+    transport: (rpcUrl) => devnetTransport(rpcUrl, automine),
     bootState: parameters.bootState,
     clockAt: parameters.clockAt,
   }).finally(() => early?.release())
