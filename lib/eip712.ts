@@ -114,7 +114,8 @@ function staticWord(type: string, value: unknown): string | undefined {
  * goes to viem's encoder, whole, which encodes it or throws its own error. Why: viem's encoder
  * (a prepared parameter per value, `concat`, `padHex`, `numberToHex`) was the most of a typed-data
  * hash left after the type hashes were cached, ~40 ms of the simulator child's CPU per all-packs
- * conformance run (BENCHMARKS.md, "Simulator chains"); eip712.test.ts checks it equal to viem.
+ * conformance run (BENCHMARKS.md, "the simulator child's chain work"); hashTypedData.test.ts
+ * checks it equal to viem for every kind of atomic value and refusal.
  */
 function encodeWords(params: readonly AbiParameter[], values: readonly unknown[]): Hex {
   let out = '0x'

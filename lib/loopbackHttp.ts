@@ -315,7 +315,7 @@ function answerReader(method: string, maxBodyBytes: number) {
  * would frame itself goes to localHttpPost. In a fresh process (as the simulator child of a
  * conformance run) a JSON-RPC round trip through keepAliveTransport cost 215-260 µs of client
  * CPU over this against 385-395 µs over node:http (400 round trips to an Anvil, 4 alternating
- * pairs, `npx tsx scripts/bench/hop.ts`; BENCHMARKS.md, "Simulator chains hop").
+ * pairs, `npx tsx scripts/bench/hop.ts`; BENCHMARKS.md, "the simulator child's chain work").
  *
  * @example
  * keepAliveTransport(rpcUrl, { hop: loopbackPost })

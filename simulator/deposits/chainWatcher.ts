@@ -199,10 +199,10 @@ function wholeRun(read: Awaited<ReturnType<typeof readWhole>>, head: bigint): Wh
 /**
  * The deposits {@link scanBlocks} finds in one block, from the block and its receipts: the same
  * Transfer logs (the node's filter of its `getLogs` on `to`, applied to the receipts' logs, then
- * viem's decoding, and the decoded `to` checked as toDeposits checks it), and the same ether sends (the block's
- * transactions, their receipts' status). Call it with the accounts as they are once the block is
- * read (as scanBlocks reads them after the head): an account registered before a block was mined
- * is watched in it.
+ * viem's decoding, the decoded `to` checked by toDeposits), and the same ether sends (the
+ * block's transactions, their receipts' status). Call it with the accounts as they are once the
+ * block is read (as scanBlocks reads them after the head): an account registered before a block
+ * was mined is watched in it.
  */
 export function depositsInBlock(
   { block, receipts }: WholeBlock,

@@ -18,12 +18,12 @@ const WORD_0X40 = `${'0'.repeat(62)}40`
  * is not exactly the canonical encoding Multicall3 returns (and throws where viem throws).
  *
  * Why a hand-written reader for the canonical shape: viem's decoder converts the whole answer to
- * bytes, walks it with a cursor and converts every `returnData` back to hex, ~0.2-0.4 ms per
- * 13-19-call answer in the simulator child of a conformance run (a fresh process: its code never
- * gets hot), about 30 ms of its CPU per all-packs run (BENCHMARKS.md, "Simulator chains"); this
- * reads offsets and slices the hex, checked equal to viem's on the answers of every shape in
- * decodeAggregate3.test.ts. Anything it does not expect (upper-case digits, an offset out of the
- * canonical order, a flag other than 0 or 1, bytes left over) goes to viem.
+ * bytes, walks it with a cursor and converts every `returnData` back to hex; in a fresh process
+ * (as the simulator child of a conformance run, whose code never gets hot) 120 answers of 13
+ * results cost 43-74 ms with viem and 6-12 ms with this (BENCHMARKS.md, "the simulator child's
+ * chain work"). decodeAggregate3.test.ts checks it equal to viem on answers of every shape.
+ * Anything it does not expect (upper-case digits, an offset out of the canonical order, a flag
+ * other than 0 or 1, bytes left over) goes to viem.
  *
  * @example
  * const results = decodeAggregate3(answer) // [{ success: true, returnData: '0x…' }, …]

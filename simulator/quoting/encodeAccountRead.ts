@@ -122,10 +122,10 @@ const templates = new WeakMap<readonly unknown[], readonly string[] | null>()
  * cut joined with a second probe, which differs in every digit, must be viem's calldata for it.
  * An account viem refuses (not an address, a wrong checksum) goes to viem, which throws.
  *
- * Why: viem's encoder (13-19 calls, each `encodeFunctionData`, then the tuple array) cost
- * ~0.3 ms per new account in the simulator child of a conformance run (a fresh process), about
- * 25 ms of its CPU per all-packs run, where nearly every quote names a new account (BENCHMARKS.md,
- * "Simulator chains"); encodeAccountRead.test.ts checks it against viem for many accounts.
+ * Why: viem's encoder (13 calls, each `encodeFunctionData`, then the tuple array) cost 66-71 ms
+ * for 120 new accounts in a fresh process (as the simulator child of a conformance run, where
+ * nearly every quote names a new account), this 2-10 ms with the template made (BENCHMARKS.md,
+ * "the simulator child's chain work"); encodeAccountRead.test.ts compares with viem.
  */
 function encodeFresh(chain: BalanceChain, account: Address): Hex {
   let template = templates.get(chain.tokens)
