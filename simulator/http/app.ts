@@ -1,8 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
-import { serializerCompiler } from 'fastify-type-provider-zod'
 import { handleClientError, handleConnectionErrors } from './connectionErrors'
 import type { HttpServices } from './domainServices'
+import { interpretedSerializerCompiler } from './interpretedZod'
 import { limitJsonBodies } from './jsonLimits'
 import { auth } from './plugins/auth'
 import { errors, frameworkErrors } from './plugins/errors'
@@ -88,8 +88,9 @@ export async function buildApp(
   // they are the app's from its construction: Fastify then never loads its default ones, ajv
   // and fast-json-stringify (~110 CommonJS modules it would build at every start, unused).
   const validatorCompiler = createValidatorCompiler(validationPolicy)
-  // Bodies a service marked with trustResponse skip the second zod pass; every other body is validated.
-  const serializer = trustingSerializerCompiler(serializerCompiler, config.verifyTrustedResponses)
+  // Bodies a service marked with trustResponse skip the second zod pass; every other body is
+  // validated, by zod's interpreted parse (interpretedZod.ts).
+  const serializer = trustingSerializerCompiler(interpretedSerializerCompiler, config.verifyTrustedResponses)
   const app = Fastify({
     logger: config.logger ?? false,
     bodyLimit: config.bodyLimit ?? DEFAULT_BODY_LIMIT,

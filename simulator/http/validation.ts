@@ -2,6 +2,7 @@ import type { FastifySchemaCompiler } from 'fastify'
 import { z } from 'zod'
 import type { ValidationIssue } from './envelope'
 import { ApiError, clientError } from './errorCodes'
+import { INTERPRETED } from './interpretedZod'
 
 const partNames: Record<string, string> = {
   body: 'body',
@@ -52,6 +53,7 @@ class ParseIssues {
 const safeParseIssues = z.core._safeParse(ParseIssues as z.core.$ZodErrorClass) as (
   schema: z.ZodType,
   value: unknown,
+  ctx: z.core.ParseContext<z.core.$ZodIssue>,
 ) => { success: true; data: unknown } | { success: false; error: ParseIssues }
 
 /** A part of a request that failed its schema: the part, the data as sent, and zod's issues. */
@@ -83,7 +85,7 @@ export const createValidationPolicy = (): ValidationPolicy => ({ standing: (fail
 
 /**
  * The validator compiler: zod parses each part (unknown fields of objects are stripped, so
- * ignored), and a failure becomes an {@link ApiError} VALIDATION_ERROR listing every failing
+ * ignored; interpreted: {@link INTERPRETED}), and a failure becomes an {@link ApiError} VALIDATION_ERROR listing every failing
  * field that {@link ValidationPolicy} lets stand.
  */
 export function createValidatorCompiler(policy: ValidationPolicy): FastifySchemaCompiler<z.ZodType> {
@@ -91,7 +93,7 @@ export function createValidatorCompiler(policy: ValidationPolicy): FastifySchema
     (data) => {
       let result: ReturnType<typeof safeParseIssues>
       try {
-        result = safeParseIssues(schema, data)
+        result = safeParseIssues(schema, data, INTERPRETED)
       } catch (error) {
         // A schema check that throws on odd input is a schema bug, but the input is still what
         // is wrong here: answer 400, never 500, and keep the cause for the log.
