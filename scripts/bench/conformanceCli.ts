@@ -10,7 +10,8 @@
  * `git archive main scenarios`) in the same loop, so a change to the packs is measured side by side.
  * `--against ROOT`: also times the packs through another checkout's CLI (e.g. a worktree of main
  * after `npm ci`) in the same loop, so a change to the runner or the simulator is measured side
- * by side.
+ * by side. The two trees take turns at going first, and each packs run starts 0.5 s after the
+ * previous command ended (a run right after a stopped `up` measured ~0.3 s slower under load).
  *
  * Each packs run also reports its CPU time: user + sys of the whole process tree (the CLI, its
  * simulator child and the Anvils, each reaped by its parent), read by the shell's `times`: far
@@ -82,13 +83,20 @@ const packsCpu: number[] = []
 const comparePacks: number[] = []
 const againstPacks: number[] = []
 const againstCpu: number[] = []
+/** A pause before each packs run: the `up` just stopped (its Anvils, npm) finishes exiting first. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 500))
 for (let i = 0; i < runs; i++) {
   if (compare) {
     const other = await time(['conformance', '--scenarios', compare, '--reporter', 'json', '--out', out])
     if (other.code !== 0) console.error(`conformance (${compare}) exited ${other.code}`)
     comparePacks.push(other.ms)
   }
-  if (against) {
+  const start = await time(['--port', '0'], /is up at/, ['npm', 'start', '--silent', '--'])
+  starts.push(start.ms)
+  binStarts.push((await time(['up', '--port', '0'], /is up at/)).ms)
+  const runAgainst = async () => {
+    if (!against) return
+    await settle()
     const other = await time(
       ['conformance', '--reporter', 'json', '--out', out],
       undefined,
@@ -99,13 +107,14 @@ for (let i = 0; i < runs; i++) {
     againstPacks.push(other.ms)
     if (other.cpuMs !== undefined) againstCpu.push(other.cpuMs)
   }
-  const start = await time(['--port', '0'], /is up at/, ['npm', 'start', '--silent', '--'])
-  starts.push(start.ms)
-  binStarts.push((await time(['up', '--port', '0'], /is up at/)).ms)
+  // The two trees take turns at going first (a run right after another measured a little slower).
+  if (i % 2 === 1) await runAgainst()
+  await settle()
   const all = await time(['conformance', '--reporter', 'json', '--out', out])
   if (all.code !== 0) console.error(`conformance exited ${all.code}:\n${all.out.slice(-2000)}`)
   packs.push(all.ms)
   if (all.cpuMs !== undefined) packsCpu.push(all.cpuMs)
+  if (i % 2 === 0) await runAgainst()
 }
 const s = median(starts)
 const p = median(packs)
