@@ -1,13 +1,13 @@
 import {
   type AbiParameter,
-  concat,
   domainSeparator,
   encodeAbiParameters,
   type Hex,
   isAddress,
   type TypedDataDomain,
 } from 'viem'
-import { keccak256Hex as keccak256, keccak256Bytes } from './keccak'
+import { createWordHasher } from './eip712Words'
+import { keccak256Hex as keccak256, keccak256Bytes, keccak256Into } from './keccak'
 
 /**
  * EIP-712 hashing with the constant parts computed once: the same algorithm as viem's
@@ -17,10 +17,15 @@ import { keccak256Hex as keccak256, keccak256Bytes } from './keccak'
  * is computed when the hasher is made, not again for each struct of each message. viem recomputes
  * them for every nested struct, which was most of the cost of a quote's server signature.
  *
+ * Each struct is first encoded by the word writers of lib/eip712Words.ts, straight into bytes
+ * (~3.5x less CPU than through `encodeAbiParameters`, see there); whenever a writer does not take
+ * a value, the struct is hashed again through viem's `encodeAbiParameters`.
+ *
  * Equality with viem's `hashStruct` / `hashTypedData` is checked in eip712.test.ts for every typed
- * data the service signs or hands out, so this is a cache, not a second definition of EIP-712.
- * Invalid values (a bad address, an integer out of range, a bytesN of the wrong size) throw, as
- * in viem, because `encodeAbiParameters` refuses them.
+ * data the service signs or hands out, and in eip712Words.test.ts on random and odd values, so
+ * this is a cache, not a second definition of EIP-712. Invalid values (a bad address, an integer
+ * out of range, a bytesN of the wrong size) throw viem's errors, because the word writers leave
+ * them to `encodeAbiParameters`, which refuses them.
  */
 
 /** One field of an EIP-712 struct type. */
@@ -60,6 +65,17 @@ export function deepFreeze<T>(value: T): T {
     frozenDeep.add(value)
   }
   return value
+}
+
+/**
+ * Whether `value` was frozen all the way down by {@link deepFreeze}: it can never change, so
+ * anything computed from it alone may be remembered by its identity.
+ *
+ * @example
+ * isDeepFrozen(deepFreeze({ a: [1] })) // true
+ */
+export function isDeepFrozen(value: object): boolean {
+  return frozenDeep.has(value)
 }
 
 const BYTES32: AbiParameter = { type: 'bytes32' }
@@ -130,6 +146,8 @@ function encodeWords(params: readonly AbiParameter[], values: readonly unknown[]
 /** A struct hasher for a fixed set of types: `hashStruct(primaryType, data)` as EIP-712 defines it. */
 export type StructHasher = {
   hashStruct(primaryType: string, data: Record<string, unknown>): Hex
+  /** Writes `hashStruct(primaryType, data)` as 32 bytes at `offset` of `out` (the same hash, no hex in between); always true. */
+  hashInto(primaryType: string, data: Record<string, unknown>, out: Buffer, offset: number): boolean
   /** `keccak256(encodeType(T))`, computed once. */
   typeHash(primaryType: string): Hex
 }
@@ -141,7 +159,7 @@ export function createStructHasher(types: TypedTypes): StructHasher {
 
   const encoderOf = (type: string): Encoder => {
     if (types[type] !== undefined)
-      return (value) => [BYTES32, hashStruct(type, value as Record<string, unknown>)]
+      return (value) => [BYTES32, hashByViem(type, value as Record<string, unknown>)]
     if (type === 'bytes') return (value) => [BYTES32, keccak256(value as Hex)]
     if (type === 'string') return (value) => [BYTES32, keccak256Bytes(Buffer.from(value as string, 'utf8'))]
     if (type.endsWith(']')) {
@@ -168,28 +186,16 @@ export function createStructHasher(types: TypedTypes): StructHasher {
   for (const [name, fields] of Object.entries(types))
     structs.set(name, { fields, encoders: fields.map((f) => encoderOf(f.type)) })
 
-  // Hashes of deeply frozen values (constants such as an empty Op): they cannot change, so each
-  // is hashed once per type. Only ever filled for values frozen all the way down (see deepFreeze).
-  const constants = new Map<string, WeakMap<object, Hex>>()
+  const words = createWordHasher(types, typeHashes, isDeepFrozen)
 
+  /** By the word writers when they take every value, else by viem's encoder (its result or its error). */
   function hashStruct(primaryType: string, data: Record<string, unknown>): Hex {
-    if (Object.isFrozen(data) && frozenDeep.has(data)) {
-      let byValue = constants.get(primaryType)
-      if (!byValue) {
-        byValue = new WeakMap()
-        constants.set(primaryType, byValue)
-      }
-      let hash = byValue.get(data)
-      if (hash === undefined) {
-        hash = hashFresh(primaryType, data)
-        byValue.set(data, hash)
-      }
-      return hash
-    }
-    return hashFresh(primaryType, data)
+    const out = Buffer.allocUnsafe(32)
+    if (words.hashInto(primaryType, data, out, 0)) return `0x${out.toString('hex')}`
+    return hashByViem(primaryType, data)
   }
 
-  function hashFresh(primaryType: string, data: Record<string, unknown>): Hex {
+  function hashByViem(primaryType: string, data: Record<string, unknown>): Hex {
     const struct = structs.get(primaryType)
     if (!struct) throw new Error(`Unknown EIP-712 type ${primaryType}.`)
     const params: AbiParameter[] = [BYTES32]
@@ -205,6 +211,9 @@ export function createStructHasher(types: TypedTypes): StructHasher {
 
   return {
     hashStruct,
+    hashInto: (primaryType, data, out, offset) =>
+      words.hashInto(primaryType, data, out, offset) ||
+      (out.write(hashStruct(primaryType, data).slice(2), offset, 32, 'hex'), true),
     typeHash: (primaryType) => {
       const hash = typeHashes.get(primaryType)
       if (!hash) throw new Error(`Unknown EIP-712 type ${primaryType}.`)
@@ -224,10 +233,17 @@ export type TypedDataHasher = StructHasher & {
 export function createTypedDataHasher(domain: TypedDataDomain, types: TypedTypes): TypedDataHasher {
   const structs = createStructHasher(types)
   const separator = domainSeparator({ domain })
+  // `0x1901 ‖ domainSeparator`, then the message's struct hash is written after it.
+  const prefix = Buffer.from(`1901${separator.slice(2)}`, 'hex')
   return {
     ...structs,
     domainSeparator: separator,
-    hashTypedData: (primaryType, message) =>
-      keccak256(concat(['0x1901', separator, structs.hashStruct(primaryType, message)])),
+    hashTypedData: (primaryType, message) => {
+      const digest = Buffer.allocUnsafe(66)
+      prefix.copy(digest, 0)
+      structs.hashInto(primaryType, message, digest, 34)
+      keccak256Into(digest, digest, 0)
+      return `0x${digest.toString('hex', 0, 32)}`
+    },
   }
 }

@@ -10,6 +10,7 @@ import {
 import {
   createStructHasher,
   createTypedDataHasher,
+  isDeepFrozen,
   type StructHasher,
   type TypedDataHasher,
   type TypedTypes,
@@ -71,7 +72,7 @@ export function hashTypedData(parameters: AnyTypedDataDefinition): Hex {
       primaryType,
       types: { EIP712Domain: domainType, ...types },
     } as AnyTypedDataDefinition)
-    return hasherFor(domain, structTypes).hashTypedData(primaryType, message)
+    return hasherFor(domain, structTypes, types).hashTypedData(primaryType, message)
   } catch {
     // viem's own result, or its own error.
     return viemHashTypedData(parameters)
@@ -118,8 +119,27 @@ function structHasherFor(types: TypedTypes): StructHasher {
   return hasher
 }
 
-function hasherFor(domain: TypedDataDomain, types: TypedTypes): TypedDataHasher {
-  const key = JSON.stringify([domain, types], (_, value) => (typeof value === 'bigint' ? `${value}n` : value))
+/** Hashers by the identity of deeply frozen `types` (the service's own typed data), then by domain: no JSON key to build. */
+const frozenHashers = new WeakMap<object, Map<string, TypedDataHasher>>()
+
+function hasherFor(domain: TypedDataDomain, types: TypedTypes, original: object): TypedDataHasher {
+  const domainKey = JSON.stringify(domain, (_, value) => (typeof value === 'bigint' ? `${value}n` : value))
+  if (isDeepFrozen(original)) {
+    let byDomain = frozenHashers.get(original)
+    if (!byDomain) {
+      byDomain = new Map()
+      frozenHashers.set(original, byDomain)
+    }
+    let hasher = byDomain.get(domainKey)
+    if (!hasher) {
+      if (byDomain.size >= MAX_HASHERS) byDomain.clear()
+      hasher = createTypedDataHasher(domain, types)
+      byDomain.set(domainKey, hasher)
+    }
+    return hasher
+  }
+  // Types hold no bigints (fastPathFits: names and types are strings); the domain may.
+  const key = `${domainKey}\n${JSON.stringify(types)}`
   let hasher = hashers.get(key)
   if (!hasher) {
     if (hashers.size >= MAX_HASHERS) hashers.clear()

@@ -35,3 +35,21 @@ export function keccak256Bytes(data: Uint8Array): Hex {
   hasher.update(data)
   return `0x${hasher.digest('hex')}`
 }
+
+/**
+ * keccak256 of raw bytes written as 32 bytes at `offset` of `out`: for hashes that feed other
+ * hashes (EIP-712 struct hashing, lib/eip712Words.ts), so no hex string is made in between.
+ *
+ * @example
+ * const word = Buffer.alloc(32)
+ * keccak256Into(Buffer.from('abc'), word, 0)
+ */
+export function keccak256Into(data: Uint8Array, out: Uint8Array, offset: number): void {
+  if (!hasher) {
+    out.set(viemKeccak256(data, 'bytes'), offset)
+    return
+  }
+  hasher.init()
+  hasher.update(data)
+  out.set(hasher.digest('binary'), offset)
+}

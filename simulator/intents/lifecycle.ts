@@ -86,6 +86,24 @@ export function canApply(status: IntentStatus, event: IntentEvent['type']): bool
 }
 
 /**
+ * A copy of the lifecycle part of `state` that the transitions may change: its own objects for
+ * `fill`, `failure`, each claim and each history entry (flat records of strings, numbers and
+ * null). Only these fields: the callers pass a whole intent record, and a structuredClone of it
+ * (the IntentOp, its signatures) was most of the cost of a step, thrown away when the store
+ * merged the fields back over the record.
+ */
+function copyLifecycle(state: LifecycleState): LifecycleState {
+  const copy = <T>(value: T): T => (value && typeof value === 'object' ? { ...value } : value)
+  return {
+    status: state.status,
+    fill: copy(state.fill),
+    claims: state.claims?.map(copy),
+    failure: copy(state.failure),
+    history: state.history?.map(copy),
+  }
+}
+
+/**
  * Applies one event and returns the next state (the input is not changed). Throws
  * {@link IllegalTransitionError} for an event the current status does not accept.
  */
@@ -96,7 +114,7 @@ export function applyIntentEvent<S extends IntentStatus>(
 ): LifecycleState {
   const e = event as IntentEvent
   if (!canApply(state.status, e.type)) throw new IllegalTransitionError(state.status, e.type)
-  const next: LifecycleState = structuredClone(state)
+  const next = copyLifecycle(state)
   const claim = (chainId: number) => {
     const found = next.claims.find((c) => c.chainId === chainId)
     if (!found) throw new BaseError(`The intent has no claim on chain ${chainId}.`)
@@ -157,7 +175,7 @@ export type MissingSteps = {
  */
 export function rewindLifecycle(state: LifecycleState, missing: MissingSteps, at: number): LifecycleState {
   if (state.status === 'FAILED' || state.status === 'EXPIRED') return state
-  const next: LifecycleState = structuredClone(state)
+  const next = copyLifecycle(state)
   if (missing.fill) {
     next.status = 'PENDING'
     next.fill = { txHash: null, timestamp: null }
