@@ -211,9 +211,11 @@ export function createStructHasher(types: TypedTypes): StructHasher {
 
   return {
     hashStruct,
-    hashInto: (primaryType, data, out, offset) =>
-      words.hashInto(primaryType, data, out, offset) ||
-      (out.write(hashStruct(primaryType, data).slice(2), offset, 32, 'hex'), true),
+    hashInto: (primaryType, data, out, offset) => {
+      if (!words.hashInto(primaryType, data, out, offset))
+        out.write(hashStruct(primaryType, data).slice(2), offset, 32, 'hex')
+      return true
+    },
     typeHash: (primaryType) => {
       const hash = typeHashes.get(primaryType)
       if (!hash) throw new Error(`Unknown EIP-712 type ${primaryType}.`)

@@ -1,6 +1,12 @@
 import { bytesToHex, getAddress, hashStruct as viemHashStruct } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { createStructHasher, createTypedDataHasher, encodeType, isDeepFrozen, type TypedTypes } from './eip712'
+import {
+  createStructHasher,
+  createTypedDataHasher,
+  encodeType,
+  isDeepFrozen,
+  type TypedTypes,
+} from './eip712'
 import { createWordHasher } from './eip712Words'
 import { keccak256Hex } from './keccak'
 
@@ -27,12 +33,19 @@ const ATOMIC = ['address', 'bool', 'uint8', 'uint64', 'uint128', 'uint256', 'int
 const FIXED = ['bytes1', 'bytes4', 'bytes12', 'bytes20', 'bytes32']
 
 /** A value for `type`, usually valid, sometimes of another form or invalid (the fast path must then agree with viem anyway). */
-function valueOf(g: Gen, type: string): unknown {
+function atomicValue(g: Gen, type: string): unknown {
   const odd = g.oddValues && g.int(g.oddOneIn) === 0
   if (type === 'address') {
     const lower = bytesToHex(g.bytes(20))
     if (!odd) return g.int(2) ? getAddress(lower) : lower
-    return g.pick([lower.toUpperCase().replace('0X', '0x'), lower.slice(0, 40), `${lower}00`, 'nope', 5, undefined])
+    return g.pick([
+      lower.toUpperCase().replace('0X', '0x'),
+      lower.slice(0, 40),
+      `${lower}00`,
+      'nope',
+      5,
+      undefined,
+    ])
   }
   if (type === 'bool') return odd ? g.pick([0, 1, 'true', null]) : g.int(2) === 1
   const integer = /^(u?)int(\d+)$/.exec(type)
@@ -40,7 +53,8 @@ function valueOf(g: Gen, type: string): unknown {
     const bits = Number(integer[2])
     const signed = integer[1] === ''
     const magnitude =
-      (BigInt(bytesToHex(g.bytes(1 + g.int(bits / 8)))) >> BigInt(g.int(8))) % 2n ** BigInt(signed ? bits - 1 : bits)
+      (BigInt(bytesToHex(g.bytes(1 + g.int(bits / 8)))) >> BigInt(g.int(8))) %
+      2n ** BigInt(signed ? bits - 1 : bits)
     const v = signed && g.int(2) ? -magnitude : magnitude
     if (!odd) return g.pick([v, v.toString(), Number(v % 2n ** 50n), v])
     return g.pick([
@@ -121,7 +135,7 @@ function fieldOf(g: Gen, type: string, depth: number): unknown {
     return Array.from({ length }, () => fieldOf(g, item, depth + 1))
   }
   if (TYPES[type]) return structOf(g, type, depth)
-  return valueOf(g, type)
+  return atomicValue(g, type)
 }
 
 /** viem's hash, or the name of what it threw. */
@@ -145,7 +159,10 @@ describe('EIP-712 word writers equal viem', () => {
   it('take most of 3000 random structs (valid, odd and invalid values), each to viem’s very hash', () => {
     const g = generator(2911, 80)
     const typeHashes = new Map(
-      Object.keys(TYPES).map((name) => [name, keccak256Hex(bytesToHex(Buffer.from(encodeType(name, TYPES))))]),
+      Object.keys(TYPES).map((name) => [
+        name,
+        keccak256Hex(bytesToHex(Buffer.from(encodeType(name, TYPES)))),
+      ]),
     )
     const words = createWordHasher(TYPES, typeHashes, isDeepFrozen)
     let taken = 0
@@ -167,9 +184,10 @@ describe('EIP-712 word writers equal viem', () => {
     const hasher = createStructHasher(TYPES)
     for (let i = 0; i < 1000; i++) {
       const data = structOf(g, 'Outer')
-      expect(hasher.hashStruct('Outer', data as Record<string, unknown>), JSON.stringify(data, replacer)).toBe(
-        viem('Outer', data),
-      )
+      expect(
+        hasher.hashStruct('Outer', data as Record<string, unknown>),
+        JSON.stringify(data, replacer),
+      ).toBe(viem('Outer', data))
     }
   })
 
@@ -210,7 +228,12 @@ describe('EIP-712 word writers equal viem', () => {
   it('digests typed data as viem’s hashTypedData (0x1901 ‖ separator ‖ struct hash)', async () => {
     const { hashTypedData } = await import('viem')
     const g = generator(7, 0)
-    const domain = { name: 'D', version: '1', chainId: 8453, verifyingContract: getAddress(bytesToHex(g.bytes(20))) }
+    const domain = {
+      name: 'D',
+      version: '1',
+      chainId: 8453,
+      verifyingContract: getAddress(bytesToHex(g.bytes(20))),
+    }
     const hasher = createTypedDataHasher(domain, TYPES)
     for (let i = 0; i < 200; i++) {
       const message = structOf(g, 'Inner') as Record<string, unknown>
@@ -220,7 +243,9 @@ describe('EIP-712 word writers equal viem', () => {
       } catch {
         expected = 'throws'
       }
-      expect(ours((m) => hasher.hashTypedData('Inner', m), message).replace(/^throws.*/, 'throws')).toBe(expected)
+      expect(ours((m) => hasher.hashTypedData('Inner', m), message).replace(/^throws.*/, 'throws')).toBe(
+        expected,
+      )
     }
   })
 })

@@ -27,7 +27,8 @@ export type WordWriter = (value: unknown, out: Buffer, offset: number) => boolea
 
 const LOWER_ADDRESS = /^0x[0-9a-f]{40}$/
 const DECIMAL = /^-?[0-9]{1,80}$/
-const INTEGER = /^(u?)int(8|16|24|32|40|48|56|64|72|80|88|96|104|112|120|128|136|144|152|160|168|176|184|192|200|208|216|224|232|240|248|256)$/
+const INTEGER =
+  /^(u?)int(8|16|24|32|40|48|56|64|72|80|88|96|104|112|120|128|136|144|152|160|168|176|184|192|200|208|216|224|232|240|248|256)$/
 const BYTES_N = /^bytes([1-9]|1[0-9]|2[0-9]|3[0-2])$/
 const TWO_256 = 1n << 256n
 const SMALL = 0xffffffffffffn
@@ -171,7 +172,12 @@ export function createWordHasher(
     return atomicWriter(type)
   }
 
-  function hashInto(primaryType: string, data: Record<string, unknown>, out: Buffer, offset: number): boolean {
+  function hashInto(
+    primaryType: string,
+    data: Record<string, unknown>,
+    out: Buffer,
+    offset: number,
+  ): boolean {
     const struct = writers.get(primaryType)
     if (!struct) return false
     const frozen = Object.isFrozen(data) && isFrozen(data)

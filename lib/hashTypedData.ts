@@ -65,7 +65,7 @@ export function hashTypedData(parameters: AnyTypedDataDefinition): Hex {
     // domain by that one, the same separator when it is the one the domain's fields make.
     const { EIP712Domain: named, ...structTypes } = types
     if (named !== undefined && !sameFields(named, domainType)) return viemHashTypedData(parameters)
-    if (!fastPathFits(structTypes, primaryType, message)) return viemHashTypedData(parameters)
+    if (!fastPathFits(structTypes, primaryType, message, types)) return viemHashTypedData(parameters)
     validateTypedData({
       domain,
       message,
@@ -166,8 +166,23 @@ function fastPathFits(
   types: Record<string, readonly { name: string; type: string }[]>,
   primaryType: string,
   message: unknown,
+  /** The deeply frozen object `types` was taken from, if any: its type checks are then remembered. */
+  original?: object,
 ): boolean {
   if (primaryType === 'EIP712Domain' || !Object.hasOwn(types, primaryType)) return false
+  if (!typesFit(types, original)) return false
+  return valueFits(types, primaryType, message, 0)
+}
+
+/** Deeply frozen types (the service's own typed data) whose names and field types fit: they cannot change. */
+const fittingFrozenTypes = new WeakSet<object>()
+
+/** Whether every type name is a word and every field a name and a type as both read them. */
+function typesFit(
+  types: Record<string, readonly { name: string; type: string }[]>,
+  original?: object,
+): boolean {
+  if (original !== undefined && fittingFrozenTypes.has(original)) return true
   for (const [name, fields] of Object.entries(types)) {
     if (!TYPE_NAME.test(name) || !Array.isArray(fields)) return false
     for (const field of fields)
@@ -179,7 +194,8 @@ function fastPathFits(
       )
         return false
   }
-  return valueFits(types, primaryType, message, 0)
+  if (original !== undefined && isDeepFrozen(original)) fittingFrozenTypes.add(original)
+  return true
 }
 
 /** Whether a value is of the JSON kind its type names, all the way down. */

@@ -1,15 +1,20 @@
 import type { Address, Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { tokensByChain } from '../../contracts/addresses'
-import { toLockId } from '../../lib/lockTag'
 import { hashTypedData } from '../../lib/hashTypedData'
-import type { IntentOp } from '../../spec/index'
+import { toLockId } from '../../lib/lockTag'
 import { DEVNET_LOCK_TAG } from '../../simulator/devnet/funding'
+import { compactTypedData, hashMandate, permit2TypedData } from '../../simulator/eip712/typedData'
 import { buildIntentOp } from '../../simulator/quoting/buildIntentOp'
 import type { FundingPlan, PlanRequest } from '../../simulator/quoting/planFunding'
-import { serverSignatureDigest, verifyServerSignature, canonicalJson } from '../../simulator/signing/serverSignature'
-import { compactTypedData, hashMandate, permit2TypedData } from '../../simulator/eip712/typedData'
 import { toTypedDataDefinition } from '../../simulator/settlement/toTypedDataDefinition'
+import {
+  canonicalJson,
+  serverSignatureDigest,
+  verifyServerSignature,
+} from '../../simulator/signing/serverSignature'
+import type { IntentOp } from '../../spec/index'
+
 const server = privateKeyToAccount(generatePrivateKey())
 const sponsor = privateKeyToAccount(generatePrivateKey()).address
 const token = (chainId: number, symbol: string) => {

@@ -20,6 +20,8 @@ const erc1271Abi = parseAbi([
  * for an account not deployed yet, its setup calls and `isValidSignature` in one Multicall3 eth_call.
  * `delegation`: the EIP-7702 delegate the intent's authorization names for this chain; while it is
  * not applied, the eth_call overrides the account's code with that delegation (0xef0100 ‖ delegate).
+ * `digest`: the typed data's EIP-712 digest when the caller has it already (the same typed data
+ * checked for several signatures); computed here otherwise.
  */
 export async function checkSignature(
   devnet: Pick<SettlementDevnet, 'chain'>,
@@ -29,8 +31,9 @@ export async function checkSignature(
   signature: Hex,
   setupOps: SignedIntent['setupOps'],
   delegation?: Address | undefined,
+  digest?: Hex | undefined,
 ): Promise<string | undefined> {
-  const hash = hashTypedData(toTypedDataDefinition(typedData))
+  const hash = digest ?? hashTypedData(toTypedDataDefinition(typedData))
   // An EOA (or a 7702-delegated EOA signing with its own key): plain ECDSA.
   const recovered = await recoverSigner({ hash, signature }).catch(() => undefined)
   if (recovered === signer) return undefined

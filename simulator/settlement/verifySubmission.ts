@@ -1,5 +1,6 @@
 import { type Address, getAddress, type Hex } from 'viem'
 import { addresses } from '../../contracts/addresses'
+import { hashTypedData } from '../../lib/hashTypedData'
 import type { TypedDataJson } from '../eip712/typedData'
 import { compactTypedData, permit2TypedData, singleChainOpsTypedData, toOpJson } from '../eip712/typedData'
 import type { SubmissionProblem } from '../intents/errors'
@@ -9,6 +10,7 @@ import { verifyServerSignature } from '../signing/serverSignature'
 import { checkSignature } from './checkSignature'
 import { fundingMethodOf, hasDestinationOps } from './contractArgs'
 import { originSignatureIndex } from './fillMandateArgs'
+import { toTypedDataDefinition } from './toTypedDataDefinition'
 import type { SettlementDevnet } from './types'
 
 /** Parameters of {@link verifySubmission}. */
@@ -110,16 +112,46 @@ export async function verifySubmission(parameters: VerifySubmissionParameters): 
     const found = (intentOp.signedAuthorizations ?? []).find((a) => a.chainId === chainId || a.chainId === 0)
     return found ? getAddress(found.address) : undefined
   }
+  // Each element's origin typed data and its digest, made once for this submission: a COMPACT
+  // intent's elements (and a repeated destination signature) all sign the same MultichainCompact.
+  const originData = new Map<unknown, TypedDataJson>()
+  const originDataOf = (element: (typeof intentOp.elements)[number]) => {
+    const key = fundingMethodOf(element) === 'COMPACT' ? 'COMPACT' : element
+    let data = originData.get(key)
+    if (!data) {
+      data = originTypedData(intentOp, element)
+      originData.set(key, data)
+    }
+    return data
+  }
+  const digests = new Map<TypedDataJson, Hex>()
+  const digestOf = (data: TypedDataJson) => {
+    let digest = digests.get(data)
+    if (digest === undefined) {
+      digest = hashTypedData(toTypedDataDefinition(data))
+      digests.set(data, digest)
+    }
+    return digest
+  }
   /** undefined when `signature` is the sponsor's over the origin typed data of `element` on `chainId`, else why not. */
   const checkOrigin = async (
     element: (typeof intentOp.elements)[number],
     chainId: number,
     signature: Hex,
   ) => {
-    const typedData = originTypedData(intentOp, element)
-    const check = (data: TypedDataJson) =>
-      checkSignature(devnet, chainId, sponsor, data, signature, signed.setupOps, delegationOn(chainId))
-    const failure = await check(typedData)
+    const typedData = originDataOf(element)
+    const check = (data: TypedDataJson, digest?: Hex) =>
+      checkSignature(
+        devnet,
+        chainId,
+        sponsor,
+        data,
+        signature,
+        signed.setupOps,
+        delegationOn(chainId),
+        digest,
+      )
+    const failure = await check(typedData, digestOf(typedData))
     // The public SDK 1.x signs compacts for the older Compact address; our Compact (and the
     // IntentExecutor) accept that domain too (contracts/README.md), so the service does as well.
     if (failure && typedData.primaryType === 'MultichainCompact')

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import { type Address, type Chain, type Hex, hashTypedData, type PublicClient, type Transport } from 'viem'
+import type { Address, Chain, Hex, PublicClient, Transport } from 'viem'
 import type { PrivateKeyAccount } from 'viem/accounts'
 import { addresses } from '../../contracts/addresses'
 import * as artifacts from '../../contracts/generated/artifacts'
+import { hashTypedData } from '../../lib/hashTypedData'
 import { BATCH_COMPACT_TYPES, COMPACT_TYPES } from '../../spec'
 import { BaseError } from '../../spec/BaseError'
 
