@@ -97,7 +97,7 @@ export type HashStructParameters = {
 export function hashStruct(parameters: HashStructParameters): Hex {
   const { types, primaryType, data } = parameters
   try {
-    if (Object.hasOwn(types, 'EIP712Domain') || !fastPathFits(types, primaryType, data))
+    if (Object.hasOwn(types, 'EIP712Domain') || !fastPathFits(types, primaryType, data, types))
       return viemHashStruct(parameters)
     return structHasherFor(types).hashStruct(primaryType, data)
   } catch {
@@ -108,7 +108,18 @@ export function hashStruct(parameters: HashStructParameters): Hex {
 /** Struct hashers by types (JSON), as {@link hashers}. */
 const structHashers = new Map<string, StructHasher>()
 
+/** Struct hashers of deeply frozen types, by identity (no JSON key to build): they cannot change. */
+const frozenStructHashers = new WeakMap<object, StructHasher>()
+
 function structHasherFor(types: TypedTypes): StructHasher {
+  if (isDeepFrozen(types)) {
+    let hasher = frozenStructHashers.get(types)
+    if (!hasher) {
+      hasher = createStructHasher(types)
+      frozenStructHashers.set(types, hasher)
+    }
+    return hasher
+  }
   const key = JSON.stringify(types)
   let hasher = structHashers.get(key)
   if (!hasher) {

@@ -1,30 +1,48 @@
-import type { Address, Hex } from 'viem'
+/**
+ * Bench: CPU per call of the simulator's domain hot spots (EIP-712 digests of the server
+ * signature and of the typed data a submission is checked against, the server-signature check,
+ * the blanc quote store's encoding), for a two-element IntentOp with ops and metadata. Runs the
+ * modules of any tree, so two trees compare side by side in one shell loop:
+ *
+ *   npx tsx scripts/bench/domainMicro.ts [--tree /work/wt/base] [--scale 1]
+ *
+ * `process.cpuUsage` of a tight loop, after a quarter of the loop as warm-up; the WebAssembly
+ * keccak is given time to load first (it loads on a timer the loop would never yield to).
+ */
+import { resolve } from 'node:path'
+import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { tokensByChain } from '../../contracts/addresses'
-import { hashTypedData } from '../../lib/hashTypedData'
-import { toLockId } from '../../lib/lockTag'
-import { DEVNET_LOCK_TAG } from '../../simulator/devnet/funding'
-import { compactTypedData, hashMandate, permit2TypedData } from '../../simulator/eip712/typedData'
-import { buildIntentOp } from '../../simulator/quoting/buildIntentOp'
-import type { FundingPlan, PlanRequest } from '../../simulator/quoting/planFunding'
-import { toTypedDataDefinition } from '../../simulator/settlement/toTypedDataDefinition'
-import {
-  canonicalJson,
-  serverSignatureDigest,
-  verifyServerSignature,
-} from '../../simulator/signing/serverSignature'
-import type { IntentOp } from '../../spec/index'
+import type { TokenInfo } from '../../contracts/addresses'
+
+const argument = (name: string, fallback: string) => {
+  const index = process.argv.indexOf(`--${name}`)
+  return index >= 0 ? (process.argv[index + 1] ?? fallback) : fallback
+}
+const tree = resolve(argument('tree', resolve(import.meta.dirname, '..', '..')))
+const scale = Number(argument('scale', '1'))
+const from = (path: string) => import(resolve(tree, path))
+const m = {
+  ...(await from('contracts/addresses.ts')),
+  ...(await from('lib/hashTypedData.ts')),
+  ...(await from('lib/lockTag.ts')),
+  ...(await from('simulator/devnet/funding.ts')),
+  ...(await from('simulator/eip712/typedData.ts')),
+  ...(await from('simulator/quoting/buildIntentOp.ts')),
+  ...(await from('simulator/quoting/toStoredQuote.ts')),
+  ...(await from('simulator/settlement/toTypedDataDefinition.ts')),
+  ...(await from('simulator/signing/serverSignature.ts')),
+}
 
 const server = privateKeyToAccount(generatePrivateKey())
 const sponsor = privateKeyToAccount(generatePrivateKey()).address
 const token = (chainId: number, symbol: string) => {
-  const t = tokensByChain[chainId]?.find((x) => x.symbol === symbol)
+  const t = (m.tokensByChain[chainId] as TokenInfo[] | undefined)?.find((x) => x.symbol === symbol)
   if (!t) throw new Error(`no ${symbol} on ${chainId}`)
   return t
 }
 
 /** An IntentOp over two origin chains with destination and pre-claim ops, two outputs, metadata. */
-async function sampleIntent(method: FundingPlan['method']) {
+async function sampleIntent(method: 'COMPACT' | 'PERMIT2') {
   const usdc1 = token(1, 'USDC')
   const usdc8453 = token(8453, 'USDC')
   const weth8453 = token(8453, 'WETH')
@@ -33,14 +51,14 @@ async function sampleIntent(method: FundingPlan['method']) {
     token: t.address,
     symbol: t.symbol,
     decimals: t.decimals,
-    lockId: toLockId(DEVNET_LOCK_TAG, t.address),
+    lockId: m.toLockId(m.DEVNET_LOCK_TAG, t.address),
     amount,
   })
-  const requests: PlanRequest[] = [
+  const requests = [
     { symbol: 'USDC', token: usdc8453, amount: 70_000_000n },
     { symbol: 'WETH', token: weth8453, amount: 10n ** 18n },
   ]
-  const plan: FundingPlan = {
+  const plan = {
     method,
     chainIds: [8453, 1],
     allocations: [
@@ -53,7 +71,7 @@ async function sampleIntent(method: FundingPlan['method']) {
     ],
   }
   const execution = { to: usdc8453.address, value: '7', data: '0xa9059cbb00' as Hex }
-  return buildIntentOp({
+  return m.buildIntentOp({
     plan,
     requests,
     account: {
@@ -77,36 +95,89 @@ async function sampleIntent(method: FundingPlan['method']) {
       account: { address: sponsor, accountType: 'EOA', setupOps: [] },
       schemeId: 'v1',
       fees: { sponsorFee: { relayer: 0, protocol: 0 }, protocolFees: {} },
-    } as unknown as IntentOp['signedMetadata'],
+    },
     server,
   })
 }
 
 function time(name: string, n: number, f: () => unknown) {
-  for (let i = 0; i < n / 4; i++) f()
+  const count = Math.max(4, Math.round(n * scale))
+  for (let i = 0; i < count / 4; i++) f()
   const t0 = process.cpuUsage()
-  for (let i = 0; i < n; i++) f()
+  for (let i = 0; i < count; i++) f()
   const t = process.cpuUsage(t0)
-  console.log(name.padEnd(36), ((t.user + t.system) / n).toFixed(1), 'µs')
+  console.log(name.padEnd(40), ((t.user + t.system) / count).toFixed(1).padStart(7), 'µs')
 }
-async function main() {
-  await new Promise((r) => setTimeout(r, 300))
-  for (const method of ['COMPACT', 'PERMIT2'] as const) {
-    const { intentOp } = await sampleIntent(method)
-    console.log(method)
-    time('serverSignatureDigest', 2000, () => serverSignatureDigest(intentOp))
-    time('hashMandate', 2000, () => hashMandate(intentOp.elements[0]!.mandate))
-    time('canonicalJson(signedMetadata)', 2000, () => canonicalJson(intentOp.signedMetadata))
-    time('compactTypedData', 2000, () => compactTypedData(intentOp))
-    const td = compactTypedData(intentOp)
-    time('hashTypedData(compact)', 2000, () => hashTypedData(toTypedDataDefinition(td)))
-    const p2 = permit2TypedData(intentOp.elements[0]!, intentOp.nonce, intentOp.expires)
-    time('hashTypedData(permit2)', 2000, () => hashTypedData(toTypedDataDefinition(p2)))
-    let n = 0
-    const t0 = process.cpuUsage()
-    for (let i = 0; i < 500; i++) if (await verifyServerSignature(intentOp, server.address)) n++
-    const t = process.cpuUsage(t0)
-    console.log('verifyServerSignature'.padEnd(36), ((t.user + t.system) / 500).toFixed(1), 'µs', n)
-  }
+
+/** A blanc quote's 8 stored routes (the quote store's records) around an IntentOp. */
+function storedRoutes(intentOp: unknown) {
+  return Array.from({ length: 8 }, (_, i) => ({
+    intentOp,
+    signedIntentOp: async () => intentOp,
+    fundingMethod: 'COMPACT',
+    account: { address: sponsor, setupOps: [] },
+    destinationChainId: 8453,
+    originChainIds: [8453, 1],
+    outputs: [{ token: sponsor, symbol: 'USDC', decimals: 6, amount: 70_000_000n + BigInt(i) }],
+    sources: [
+      [
+        {
+          chainId: 8453,
+          token: sponsor,
+          symbol: 'USDC',
+          decimals: 6,
+          lockId: 2n ** 200n + 5n,
+          amount: 40_000_000n,
+          kind: 'SAME',
+        },
+      ],
+      [
+        {
+          chainId: 1,
+          token: sponsor,
+          symbol: 'WETH',
+          decimals: 18,
+          lockId: 2n ** 201n + 7n,
+          amount: 10n ** 16n,
+          forToken: sponsor,
+          value: 31_000_000n,
+          kind: 'SWAP',
+        },
+      ],
+    ],
+    totalCostUsd: 0.5,
+    quotedAt: 1_800_000_000,
+  }))
 }
-void main()
+
+await new Promise((done) => setTimeout(done, 300))
+console.log(`tree ${tree}`)
+for (const method of ['COMPACT', 'PERMIT2'] as const) {
+  const { intentOp } = await sampleIntent(method)
+  const element = intentOp.elements[0]
+  console.log(method)
+  time('serverSignatureDigest', 4000, () => m.serverSignatureDigest(intentOp))
+  time('hashMandate', 4000, () => m.hashMandate(element.mandate))
+  const compact = m.compactTypedData(intentOp)
+  time('hashTypedData(compactTypedData)', 4000, () => m.hashTypedData(m.toTypedDataDefinition(compact)))
+  const permit2 = m.permit2TypedData(element, intentOp.nonce, intentOp.expires)
+  time('hashTypedData(permit2TypedData)', 4000, () => m.hashTypedData(m.toTypedDataDefinition(permit2)))
+  const other = privateKeyToAccount(generatePrivateKey())
+  const foreign = { ...intentOp, serverSignature: (await m.signServerSignature(intentOp, other)) as Hex }
+  let verified = 0
+  const t0 = process.cpuUsage()
+  const count = Math.round(1000 * scale)
+  for (let i = 0; i < count; i++)
+    if (await m.verifyServerSignature(i % 2 ? intentOp : foreign, server.address)) verified++
+  const t = process.cpuUsage(t0)
+  console.log(
+    'verifyServerSignature (ours, not ours)'.padEnd(40),
+    ((t.user + t.system) / count).toFixed(1).padStart(7),
+    'µs',
+    `${verified}/${count} true`,
+  )
+  const codec = m.createStoredQuoteCodec(server)
+  const routes = storedRoutes(intentOp)
+  codec.encode(routes)
+  time('stored quote codec: encode 8 routes', 2000, () => codec.encode(routes))
+}

@@ -104,6 +104,8 @@ const COMPACT_TYPED_DATA_TYPES = typesWithDomain({
   EIP712Domain: EIP712_DOMAIN_TYPES,
   ...MULTICHAIN_COMPACT_TYPES,
 })
+/** The MultichainCompact's struct types without `EIP712Domain` (deeply frozen): a Compact claim's hashes (settlement/contractArgs.ts). */
+export const COMPACT_STRUCT_TYPES = typesWithDomain(MULTICHAIN_COMPACT_TYPES)
 const PERMIT2_TYPED_DATA_TYPES = typesWithDomain({
   EIP712Domain: EIP712_DOMAIN_TYPES_NO_VERSION,
   ...PERMIT_BATCH_WITNESS_TYPES,

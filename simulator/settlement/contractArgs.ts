@@ -2,7 +2,14 @@ import { type Address, concat, getAddress, type Hex, keccak256, zeroAddress } fr
 import { addresses } from '../../contracts/addresses'
 import { hashStruct } from '../../lib/hashTypedData'
 import type { Element, IntentOp, Mandate } from '../../spec'
-import { compactTypedData, NO_GAS_REFUND, tokenOfId, toOpJson, ZERO_VT } from '../eip712/typedData'
+import {
+  COMPACT_STRUCT_TYPES,
+  compactTypedData,
+  NO_GAS_REFUND,
+  tokenOfId,
+  toOpJson,
+  ZERO_VT,
+} from '../eip712/typedData'
 import { mandateOf } from '../intents/intentOp'
 import type { SignedIntent } from '../intents/types'
 
@@ -124,8 +131,8 @@ export function permit2ClaimArg(signed: SignedIntent, index: number) {
 
 /** The MultichainCompact the sponsor signed, and the hashes a Compact claim needs. */
 export function compactHashes(intentOp: IntentOp): { claimHash: Hex; elementHashes: Hex[] } {
-  const { types: typesWithDomain, message } = compactTypedData(intentOp)
-  const { EIP712Domain: _, ...types } = typesWithDomain
+  const { message } = compactTypedData(intentOp)
+  const types = COMPACT_STRUCT_TYPES
   const { elements } = message
   if (!Array.isArray(elements) || !elements.every(isStruct))
     throw new Error('The MultichainCompact message has no elements.')
