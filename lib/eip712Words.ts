@@ -35,10 +35,17 @@ const SMALL = 0xffffffffffffn
 
 const refuse: WordWriter = () => false
 
+/** Mixed-case addresses whose checksum viem's isAddress accepted (a pure function: remembered, bounded). */
+const checksummed = new Set<string>()
+
 function writeAddress(value: unknown, out: Buffer, offset: number): boolean {
   if (typeof value !== 'string' || value.length !== 42) return false
   // viem's encodeAddress refuses what isAddress (strict: the checksum of mixed case) refuses.
-  if (!LOWER_ADDRESS.test(value) && !isAddress(value)) return false
+  if (!LOWER_ADDRESS.test(value) && !checksummed.has(value)) {
+    if (!isAddress(value)) return false
+    if (checksummed.size >= 4096) checksummed.clear()
+    checksummed.add(value)
+  }
   out.fill(0, offset, offset + 12)
   out.write(value.slice(2), offset + 12, 20, 'hex')
   return true
