@@ -25,15 +25,19 @@ const m = {
   ...(await from('contracts/addresses.ts')),
   ...(await from('lib/hashTypedData.ts')),
   ...(await from('lib/lockTag.ts')),
+  ...(await from('lib/nativeSign.ts')),
   ...(await from('simulator/devnet/funding.ts')),
   ...(await from('simulator/eip712/typedData.ts')),
   ...(await from('simulator/quoting/buildIntentOp.ts')),
   ...(await from('simulator/quoting/toStoredQuote.ts')),
   ...(await from('simulator/settlement/toTypedDataDefinition.ts')),
   ...(await from('simulator/signing/serverSignature.ts')),
+  ...(await from('simulator/signing/allocator.ts')),
+  ...(await from('simulator/intents/lifecycle.ts')),
 }
 
-const server = privateKeyToAccount(generatePrivateKey())
+// The devnet signs with libsecp256k1 (simulator/devnet/keys.ts), so the bench does too.
+const server = m.nativeSigningAccount(generatePrivateKey())
 const sponsor = privateKeyToAccount(generatePrivateKey()).address
 const token = (chainId: number, symbol: string) => {
   const t = (m.tokensByChain[chainId] as TokenInfo[] | undefined)?.find((x) => x.symbol === symbol)
@@ -162,7 +166,7 @@ for (const method of ['COMPACT', 'PERMIT2'] as const) {
   time('hashTypedData(compactTypedData)', 4000, () => m.hashTypedData(m.toTypedDataDefinition(compact)))
   const permit2 = m.permit2TypedData(element, intentOp.nonce, intentOp.expires)
   time('hashTypedData(permit2TypedData)', 4000, () => m.hashTypedData(m.toTypedDataDefinition(permit2)))
-  const other = privateKeyToAccount(generatePrivateKey())
+  const other = m.nativeSigningAccount(generatePrivateKey())
   const foreign = { ...intentOp, serverSignature: (await m.signServerSignature(intentOp, other)) as Hex }
   let verified = 0
   const t0 = process.cpuUsage()
@@ -175,6 +179,34 @@ for (const method of ['COMPACT', 'PERMIT2'] as const) {
     ((t.user + t.system) / count).toFixed(1).padStart(7),
     'µs',
     `${verified}/${count} true`,
+  )
+  // An accepted intent's record, as the intent store keeps it: one lifecycle step.
+  const record = {
+    id: '1',
+    intentId: '2',
+    createdAt: 1_800_000_000,
+    sponsor,
+    recipient: sponsor,
+    destinationChainId: 8453,
+    fillDeadline: 1_800_000_900,
+    dedupeKey: 'k',
+    payload: { intentOp, originSignatures: ['0x11', '0x22'], destinationSignature: '0x33', setupOps: [] },
+    ...m.initialLifecycle([8453, 1], 1_800_000_000),
+  }
+  time('applyIntentEvent (whole record)', 4000, () =>
+    m.applyIntentEvent(record, { type: 'fillSent', txHash: `0x${'ab'.repeat(32)}` }, 1_800_000_001),
+  )
+  const allocator = m.createAllocator({ signer: server, clients: {} })
+  const commitment = { lockTag: `0x${'00'.repeat(12)}`, token: sponsor, amount: 5n }
+  time('allocator.signTransfer (batch of 2)', 1000, () =>
+    allocator.signTransfer({
+      chainId: 8453,
+      account: sponsor,
+      nonce: 7n,
+      expires: 1_800_000_000n,
+      commitments: [commitment, commitment],
+      batch: true,
+    }),
   )
   const codec = m.createStoredQuoteCodec(server)
   const routes = storedRoutes(intentOp)
