@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { bytesToHex, keccak256, stringToHex } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { keccak256Bytes, keccak256Hex } from './keccak'
+import { keccak256Bytes, keccak256Hex, keccak256Into } from './keccak'
 
 describe('keccak256Hex', () => {
   it("equals viem's keccak256 for empty, short, block-sized and long inputs", () => {
@@ -21,5 +21,22 @@ describe('keccak256Hex', () => {
   it('hashes a string through its UTF-8 bytes', () => {
     const text = 'Mandate(Target target,uint128 minGas) — ünïcödé'
     expect(keccak256Bytes(Buffer.from(text, 'utf8'))).toBe(keccak256(stringToHex(text)))
+  })
+
+  it('writes the hash as 32 bytes where it is told, also over its own input', () => {
+    for (const size of [0, 32, 136, 1000]) {
+      const bytes = randomBytes(size)
+      const out = Buffer.alloc(80, 0xee)
+      keccak256Into(bytes, out, 7)
+      expect(bytesToHex(out.subarray(7, 39)), `size ${size}`).toBe(keccak256(bytes))
+      expect(out[6]).toBe(0xee)
+      expect(out[39]).toBe(0xee)
+      // In place (the typed-data digest hashes its buffer into its own start).
+      const own = Buffer.from(bytes)
+      if (size >= 32) {
+        keccak256Into(own, own, 0)
+        expect(bytesToHex(own.subarray(0, 32))).toBe(keccak256(bytes))
+      }
+    }
   })
 })

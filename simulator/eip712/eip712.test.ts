@@ -164,6 +164,24 @@ describe('EIP-712 with cached type hashes equals viem', () => {
     ).toBe(false)
   })
 
+  test('a signature this process made verifies without recovery only for its own digest and signer', async () => {
+    const { intentOp } = await sampleIntent('COMPACT')
+    const unsigned = { ...intentOp, serverSignature: '0x' as Hex }
+    const ours = await signServerSignature(unsigned, server)
+    expect(await verifyServerSignature({ ...unsigned, serverSignature: ours }, server.address)).toBe(true)
+    // Another key over the very same digest: recovered, and not the server.
+    const other = privateKeyToAccount(generatePrivateKey())
+    const theirs = await other.sign({ hash: serverSignatureDigest(unsigned) })
+    expect(await verifyServerSignature({ ...unsigned, serverSignature: theirs }, server.address)).toBe(false)
+    expect(await verifyServerSignature({ ...unsigned, serverSignature: theirs }, other.address)).toBe(true)
+    // Our signature, but another expected signer.
+    expect(await verifyServerSignature({ ...unsigned, serverSignature: ours }, other.address)).toBe(false)
+    // Our signature over a changed IntentOp.
+    expect(
+      await verifyServerSignature({ ...unsigned, nonce: '5', serverSignature: ours }, server.address),
+    ).toBe(false)
+  })
+
   test('invalid values throw as in viem (bad address, uint out of range, bytes32 of the wrong size)', () => {
     const hasher = createStructHasher({
       T: [
