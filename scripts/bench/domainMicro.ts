@@ -46,7 +46,7 @@ const token = (chainId: number, symbol: string) => {
 }
 
 /** An IntentOp over two origin chains with destination and pre-claim ops, two outputs, metadata. */
-async function sampleIntent(method: 'COMPACT' | 'PERMIT2') {
+async function sampleIntent(method: 'COMPACT' | 'PERMIT2', amount = 40_000_000n, signNow = true) {
   const usdc1 = token(1, 'USDC')
   const usdc8453 = token(8453, 'USDC')
   const weth8453 = token(8453, 'WETH')
@@ -69,7 +69,7 @@ async function sampleIntent(method: 'COMPACT' | 'PERMIT2') {
       {
         need: 71_000_000n,
         swapped: 0n,
-        sources: [source(8453, usdc8453, 40_000_000n), source(1, usdc1, 31_000_000n)],
+        sources: [source(8453, usdc8453, amount), source(1, usdc1, 31_000_000n)],
       },
       { need: 10n ** 18n, swapped: 0n, sources: [source(8453, weth8453, 10n ** 18n)] },
     ],
@@ -101,6 +101,7 @@ async function sampleIntent(method: 'COMPACT' | 'PERMIT2') {
       fees: { sponsorFee: { relayer: 0, protocol: 0 }, protocolFees: {} },
     },
     server,
+    signNow,
   })
 }
 
@@ -156,6 +157,24 @@ function storedRoutes(intentOp: unknown) {
 
 await new Promise((done) => setTimeout(done, 300))
 console.log(`tree ${tree}`)
+// Cold first: the simulator child digests a few dozen IntentOps a run, mostly before the JIT has
+// optimized the code, so per-call costs there are several times the warm loop's below. 100
+// distinct IntentOps as a submission brings them (parsed JSON), each digested once.
+{
+  const fresh = []
+  for (let i = 0; i < 100; i++)
+    fresh.push(
+      JSON.parse(JSON.stringify((await sampleIntent('COMPACT', 40_000_000n + BigInt(i), false)).intentOp)),
+    )
+  const t0 = process.cpuUsage()
+  for (const intentOp of fresh) m.serverSignatureDigest(intentOp)
+  const t = process.cpuUsage(t0)
+  console.log(
+    'cold: serverSignatureDigest x100'.padEnd(40),
+    ((t.user + t.system) / 100).toFixed(1).padStart(7),
+    'µs',
+  )
+}
 for (const method of ['COMPACT', 'PERMIT2'] as const) {
   const { intentOp } = await sampleIntent(method)
   const element = intentOp.elements[0]
