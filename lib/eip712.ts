@@ -1,11 +1,4 @@
-import {
-  type AbiParameter,
-  domainSeparator,
-  encodeAbiParameters,
-  type Hex,
-  isAddress,
-  type TypedDataDomain,
-} from 'viem'
+import { type AbiParameter, domainSeparator, encodeAbiParameters, type Hex, type TypedDataDomain } from 'viem'
 import { createWordHasher } from './eip712Words'
 import { keccak256Hex as keccak256, keccak256Bytes, keccak256Into } from './keccak'
 
@@ -18,8 +11,8 @@ import { keccak256Hex as keccak256, keccak256Bytes, keccak256Into } from './kecc
  * them for every nested struct, which was most of the cost of a quote's server signature.
  *
  * Each struct is first encoded by the word writers of lib/eip712Words.ts, straight into bytes
- * (~3.5x less CPU than through `encodeAbiParameters`, see there); whenever a writer does not take
- * a value, the struct is hashed again through viem's `encodeAbiParameters`.
+ * (a server digest ~2x less CPU than through `encodeAbiParameters`, see there); whenever a writer
+ * does not take a value, the struct is hashed again through viem's `encodeAbiParameters`.
  *
  * Equality with viem's `hashStruct` / `hashTypedData` is checked in eip712.test.ts for every typed
  * data the service signs or hands out, and in eip712Words.test.ts on random and odd values, so
@@ -80,69 +73,6 @@ export function isDeepFrozen(value: object): boolean {
 
 const BYTES32: AbiParameter = { type: 'bytes32' }
 
-/** `0x` and an even number of hex digits. */
-const EVEN_HEX = /^0x(?:[0-9a-fA-F]{2})*$/
-const DECIMAL = /^[0-9]{1,78}$/
-const ZERO_PAD = '0'.repeat(64)
-
-/** One word of a static type as viem's `encodeAbiParameters` writes it, or undefined to let viem do it (and throw). */
-function staticWord(type: string, value: unknown): string | undefined {
-  if (type === 'bytes32')
-    return typeof value === 'string' && value.length === 66 && EVEN_HEX.test(value)
-      ? value.slice(2)
-      : undefined
-  if (type === 'address')
-    return typeof value === 'string' && isAddress(value)
-      ? `000000000000000000000000${value.slice(2).toLowerCase()}`
-      : undefined
-  if (type === 'bool')
-    return value === true ? `${ZERO_PAD.slice(1)}1` : value === false ? ZERO_PAD : undefined
-  if (type.startsWith('uint')) {
-    const bits = Number(type.slice(4))
-    if (!(bits >= 8 && bits <= 256 && bits % 8 === 0) || `uint${bits}` !== type) return undefined
-    // viem takes a bigint, a safe integer or a decimal string the same way (BigInt of it).
-    const number =
-      typeof value === 'bigint'
-        ? value
-        : (typeof value === 'number' && Number.isSafeInteger(value)) ||
-            (typeof value === 'string' && DECIMAL.test(value))
-          ? BigInt(value)
-          : undefined
-    if (number === undefined || number < 0n || number >= 1n << BigInt(bits)) return undefined
-    return number.toString(16).padStart(64, '0')
-  }
-  if (type.startsWith('bytes')) {
-    const size = Number(type.slice(5))
-    if (!(size >= 1 && size <= 32) || `bytes${size}` !== type) return undefined
-    // Right-padded, the digits' case kept (as viem's padHex; the words are only ever hashed).
-    return typeof value === 'string' && value.length === 2 + 2 * size && EVEN_HEX.test(value)
-      ? value.slice(2).padEnd(64, '0')
-      : undefined
-  }
-  return undefined
-}
-
-/**
- * viem's `encodeAbiParameters(params, values)` for a struct's words: every parameter here is
- * static (bytes32 for nested structs, strings, bytes and arrays), so each value is one word.
- * Written word by word for the kinds of value viem surely takes (an address viem's `isAddress`
- * accepts, an integer in range, hex of the exact size, a boolean); any other parameter or value
- * goes to viem's encoder, whole, which encodes it or throws its own error. Why: viem's encoder
- * (a prepared parameter per value, `concat`, `padHex`, `numberToHex`) was the most of a typed-data
- * hash left after the type hashes were cached, ~40 ms of the simulator child's CPU per all-packs
- * conformance run (BENCHMARKS.md, "the simulator child's chain work"); hashTypedData.test.ts
- * checks it equal to viem for every kind of atomic value and refusal.
- */
-function encodeWords(params: readonly AbiParameter[], values: readonly unknown[]): Hex {
-  let out = '0x'
-  for (let i = 0; i < params.length; i++) {
-    const word = staticWord(params[i]!.type, values[i])
-    if (word === undefined) return encodeAbiParameters(params, values)
-    out += word
-  }
-  return out as Hex
-}
-
 /** A struct hasher for a fixed set of types: `hashStruct(primaryType, data)` as EIP-712 defines it. */
 export type StructHasher = {
   hashStruct(primaryType: string, data: Record<string, unknown>): Hex
@@ -169,7 +99,7 @@ export function createStructHasher(types: TypedTypes): StructHasher {
         return [
           BYTES32,
           keccak256(
-            encodeWords(
+            encodeAbiParameters(
               pairs.map(([t]) => t),
               pairs.map(([, v]) => v),
             ),
@@ -206,7 +136,7 @@ export function createStructHasher(types: TypedTypes): StructHasher {
       params.push(param)
       values.push(value)
     }
-    return keccak256(encodeWords(params, values))
+    return keccak256(encodeAbiParameters(params, values))
   }
 
   return {

@@ -8,9 +8,11 @@ import { keccak256Into } from './keccak'
  *
  * Why by hand: viem's `encodeAbiParameters` prepares, pads and concatenates a hex string per
  * value, and each nested struct's hash goes hex -> bytes again for keccak; for the server
- * signature of a two-element IntentOp (~30 structs and arrays) that was ~215 µs per digest, of
- * which the keccaks themselves (WebAssembly, lib/keccak.ts) were ~45 µs
- * (scripts/bench/domainMicro.ts). Written into one buffer per struct, the digest takes ~60 µs.
+ * signature of a two-element IntentOp (~30 structs and arrays) that was ~200 µs per digest warm,
+ * ~900-1100 µs cold (a fresh process's first hundred), of which the keccaks themselves
+ * (WebAssembly, lib/keccak.ts) were ~45 µs. Written into one buffer per struct: ~90 µs warm,
+ * ~300-650 µs cold; the hex words one by one (the previous fast path) took ~155 µs warm
+ * (`npx tsx scripts/bench/domainMicro.ts --tree T`, BENCHMARKS.md, s7domain's section).
  *
  * A writer only takes values whose encoding is beyond doubt: canonical hex of the right size,
  * integers in range as bigints, safe integers or decimal strings, booleans, lower-case or
