@@ -48,7 +48,10 @@ describe('intent-devnet conformance (spawned)', () => {
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/\[ ?1\/\d+\] ✓ (versioning|errors)\//)
     expect(run.stdout).toContain('Result:    conformant')
-    const json = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'))
+    const text = await readFile(join(dir, 'report.json'), 'utf8')
+    const json = JSON.parse(text)
+    // Its scenarios rendered as they ended, the rest at the end: JSON.stringify's text of it all.
+    expect(text).toBe(`${JSON.stringify(json, null, 2)}\n`)
     expect(new Set(json.scenarios.map((s: { pack: string }) => s.pack))).toEqual(
       new Set(['versioning', 'errors']),
     )

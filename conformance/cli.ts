@@ -1,6 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { type Command, InvalidArgumentError, Option } from 'commander'
-import { inPackOrder, REPORTERS, type ReporterName, writeReports } from './reporters'
+import {
+  inPackOrder,
+  REPORTERS,
+  type ReporterName,
+  renderScenariosAsTheyEnd,
+  writeReports,
+} from './reporters'
 import { diffReports, formatDiff } from './reporters/diffReports'
 import { writeBaseline } from './runner/baseline'
 import { CHAINS_TEMPLATE } from './runner/chainsTemplate'
@@ -108,7 +114,10 @@ export function register(program: Command): void {
       if (options.target && !options.apiKey)
         throw new InvalidArgumentError('--api-key is required with --target')
       const reporters = [...new Set(options.reporter as ReporterName[])]
-      const progress = reporters.includes('console')
+      const progress = reporters.includes('console') ? inPackOrder((line) => console.log(line)) : undefined
+      // report.json's scenarios rendered as they end; not with a baseline (it marks checks after).
+      const scenarios =
+        reporters.includes('json') && options.baseline === undefined ? renderScenariosAsTheyEnd() : undefined
       const run = await runConformance({
         target: options.target,
         // Without --target: the simulator in a child process, so that it and the runner each have a core.
@@ -129,10 +138,16 @@ export function register(program: Command): void {
         webhookHost: options.webhookHost,
         scenariosDir: options.scenarios,
         failFast: options.failFast === true,
-        onScenario: progress ? inPackOrder((line) => console.log(line)) : undefined,
+        onScenario:
+          progress || scenarios
+            ? (result, done, total, index) => {
+                progress?.(result, done, total, index)
+                scenarios?.add(result)
+              }
+            : undefined,
         // Written while the simulator stops.
         whileStopping: async (result) => {
-          const written = await writeReports(result, reporters, options.out)
+          const written = await writeReports(result, reporters, options.out, undefined, scenarios?.rendered)
           for (const path of written) console.error(`wrote ${path}`)
         },
       })

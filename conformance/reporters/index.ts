@@ -9,7 +9,7 @@ import { renderJunit } from './junit'
 
 export { formatProgress, inPackOrder, renderConsole } from './console'
 export { renderHtml } from './html'
-export { renderJson } from './json'
+export { renderJson, renderScenariosAsTheyEnd } from './json'
 export { renderJunit } from './junit'
 
 /** The reporters of `--reporter`. */
@@ -29,12 +29,18 @@ export async function writeReports(
   reporters: readonly ReporterName[],
   outDir: string,
   stdout: (text: string) => void = (text) => process.stdout.write(`${text}\n`),
+  /** Scenarios of report.json already rendered, as they ended (json.ts, renderScenariosAsTheyEnd). */
+  rendered?: ReadonlyMap<object, Buffer>,
 ): Promise<string[]> {
   if (reporters.includes('console')) stdout(renderConsole(run))
   const files = reporters.filter((r): r is keyof typeof REPORT_FILES => r !== 'console')
   if (files.length > 0) await mkdir(outDir, { recursive: true })
   // report.json as bytes made without its 7 MB text (json.ts); the same bytes as renderJson's.
-  const render = { junit: renderJunit, json: renderJsonBytes, html: renderHtml }
+  const render = {
+    junit: renderJunit,
+    json: (result: RunResult) => renderJsonBytes(result, rendered),
+    html: renderHtml,
+  }
   // Each file is written (by the thread pool) while the next is rendered.
   return Promise.all(
     files.map((reporter) => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { CheckResult, HttpExcerpt, RunResult, ScenarioResult } from '../runner/types'
-import { renderJson, renderJsonBytes } from './json'
-import { reportBytes } from './stringifyReport'
+import { renderJson, renderJsonBytes, renderScenariosAsTheyEnd } from './json'
+import { reportBytes, scenarioBytes } from './stringifyReport'
 import { runResultOf } from './testing/runResult'
 
 /** Values JSON.stringify writes in its own ways: everything the walked levels must copy. */
@@ -125,6 +125,33 @@ describe('reportBytes', () => {
     same({ tok: 'tok-0', scenarios: [{ checks: [{ exchange }] }] }, 'tok-0')
   })
 
+  test('with scenarios rendered before (scenarioBytes), the same bytes; one rendered then changed is as it was', () => {
+    const value = awkward()
+    const exchange = { request: value, response: { status: 200, body: 'a\nb', headers: {} } }
+    const one = {
+      id: 'one',
+      checks: [
+        { id: 'c', exchange },
+        { id: 'd', exchange },
+      ],
+      notes: undefined,
+    }
+    const two = { id: 'two', title: 'é 🦊 "two"\n', checks: [{ id: 'c', exchange, expected: value }] }
+    const three = { id: 'three', checks: [] }
+    const report = { before: value, scenarios: [one, two, three, null], after: [1] }
+    const text = `${JSON.stringify(report, null, 2)}\n`
+    for (const rendered of [[one], [two], [one, three], [one, two, three]]) {
+      const bytes = new Map(rendered.map((scenario) => [scenario, scenarioBytes(scenario)] as const))
+      expect(reportBytes(report, undefined, bytes).toString()).toBe(text)
+    }
+    // The rendered bytes stand for the scenario: a change after is not in them (so a run with a
+    // baseline, which marks checks, renders none before).
+    const before = new Map([[one, scenarioBytes(one)]])
+    one.id = 'changed'
+    expect(reportBytes(report, undefined, before).toString()).toBe(text)
+    expect(reportBytes(report).toString()).not.toBe(text)
+  })
+
   test('fails on a cycle, as JSON.stringify does', () => {
     const cycle: Record<string, unknown> = {}
     cycle.self = { back: cycle }
@@ -140,5 +167,16 @@ describe('renderJsonBytes', () => {
     expect(renderJsonBytes(run).equals(Buffer.from(text))).toBe(true)
     expect(text.split('"ECONNRESET"')).toHaveLength(3)
     expect(text).not.toContain('59c6995e')
+  })
+
+  test('with each scenario rendered as it ended (renderScenariosAsTheyEnd), the same bytes', async () => {
+    const run = sharedRun()
+    const scenarios = renderScenariosAsTheyEnd()
+    for (const scenario of run.scenarios) scenarios.add(scenario)
+    // Rendered on a later turn of the event loop, not in the run's own.
+    expect(scenarios.rendered.size).toBe(0)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(scenarios.rendered.size).toBe(run.scenarios.length)
+    expect(renderJsonBytes(run, scenarios.rendered).equals(Buffer.from(renderJson(run)))).toBe(true)
   })
 })

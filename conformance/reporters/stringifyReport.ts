@@ -19,9 +19,13 @@ import { randomUUID } from 'node:crypto'
  *   more often than there are placeholders (a string of the report has it), the report is
  *   serialized whole instead (the same bytes, slower).
  */
-export function reportBytes(report: object, token = `exchange-${randomUUID()}`): Buffer {
+export function reportBytes(
+  report: object,
+  token = `exchange-${randomUUID()}`,
+  rendered?: ReadonlyMap<object, Buffer>,
+): Buffer {
   const whole = () => Buffer.from(`${JSON.stringify(report, null, 2)}\n`)
-  const placed = withPlaceholders(report, token)
+  const placed = withPlaceholders(report, token, rendered)
   if (placed === undefined) return whole()
   const text = Buffer.from(JSON.stringify(placed.copy, null, 2))
   const marker = Buffer.from(JSON.stringify(token))
@@ -38,13 +42,32 @@ export function reportBytes(report: object, token = `exchange-${randomUUID()}`):
   return Buffer.concat(parts)
 }
 
+/** What a report's text holds before and after its one scenario ({@link scenarioBytes}). */
+const AROUND_SCENARIO = ['{\n  "scenarios": [\n    ', '\n  ]\n}\n'] as const
+
+/**
+ * The bytes of one scenario of a report as {@link reportBytes} writes it among the report's
+ * `scenarios` (each line after the first indented by 4 spaces), so that a scenario may be
+ * serialized once it ends, while the run goes on, and its bytes handed to reportBytes
+ * (`rendered`): they are those of the scenario as it is then, so only for one nothing changes
+ * afterwards (a baseline marks checks).
+ *
+ * @example
+ * reportBytes(report, undefined, new Map([[report.scenarios[0], scenarioBytes(report.scenarios[0])]]))
+ */
+export function scenarioBytes(scenario: object, token?: string): Buffer {
+  const bytes = reportBytes({ scenarios: [scenario] }, token)
+  return bytes.subarray(AROUND_SCENARIO[0].length, bytes.length - AROUND_SCENARIO[1].length)
+}
+
 /**
  * A copy of the report down to its checks, each plain check's plain exchange the placeholder
  * `token`, and the bytes of each placeholder's exchange in the order JSON.stringify writes them
  * (scenarios, then checks, in array order). JSON.stringify writes each copied check's `exchange`
  * at the indentation of depth 5 (report, scenarios, a scenario, its checks, a check: 10 spaces).
+ * A scenario `rendered` holds is the placeholder itself, for its bytes ({@link scenarioBytes}).
  */
-function withPlaceholders(report: object, token: string) {
+function withPlaceholders(report: object, token: string, rendered?: ReadonlyMap<object, Buffer>) {
   const scenarios = (report as { scenarios?: unknown }).scenarios
   if (!isPlainObject(report) || !isPlainArray(scenarios)) return undefined
   const encoded = new Map<object, Buffer>()
@@ -61,11 +84,16 @@ function withPlaceholders(report: object, token: string) {
   }
   const copy = {
     ...report,
-    scenarios: scenarios.map((scenario) =>
-      isPlainObject(scenario) && isPlainArray(scenario.checks)
+    scenarios: scenarios.map((scenario) => {
+      const bytes = isPlainObject(scenario) ? rendered?.get(scenario) : undefined
+      if (bytes !== undefined) {
+        inOrder.push(bytes)
+        return token
+      }
+      return isPlainObject(scenario) && isPlainArray(scenario.checks)
         ? { ...scenario, checks: scenario.checks.map(withPlaceholder) }
-        : scenario,
-    ),
+        : scenario
+    }),
   }
   return { copy, inOrder }
 }
