@@ -42,6 +42,8 @@ describe('the parts of the target state a scenario changes and observes', () => 
     // Registering an account: its deposits are priced (bridged at a price).
     expect(observes(http('/deposit-processor/register', 'POST', { account: '0x1' }))).toEqual(EVERY_PART)
     expect(observes(http('/withdrawals', 'POST', { amount: 1 }))).toEqual(['clock', 'other'])
+    // Balances in token units: no price in them.
+    expect(observes(http('/accounts/0x1/portfolio'))).toEqual(['clock', 'other'])
     // A path outside the route table: anything.
     expect(observes(http('/openapi.json'))).toEqual(EVERY_PART)
     // A chain step, a signature, a webhook, the runner's `${now}`: the clock.
@@ -80,6 +82,7 @@ describe('the parts of the target state a scenario changes and observes', () => 
       'deposit-processor.clear-each-field other',
       'deposit-processor.partial-update other',
       'deposit-processor.validation other',
+      'quotes.devnet-portfolio clock,other',
       'webhooks.devnet-outbox clock,other',
       'withdrawals.batch-executed clock,other',
       'withdrawals.batch-schema clock,other',

@@ -132,6 +132,8 @@ export const INTENT_ROUTES = defineRoutes({
     tag: 'accounts',
     request: { params: PortfolioParams, querystring: PortfolioQuery },
     responses: { 200: Portfolio },
+    // Balances in raw token units, locked in the Compact and not (spec/portfolio.ts): no price.
+    independentOf: ['prices'],
   },
   withdraw: {
     method: 'POST',
