@@ -12,7 +12,7 @@
 import { resolve } from 'node:path'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import type { TokenInfo } from '../../contracts/addresses'
+import { sampleIntentParameters } from '../../simulator/eip712/testing/sampleIntent'
 
 const argument = (name: string, fallback: string) => {
   const index = process.argv.indexOf(`--${name}`)
@@ -39,71 +39,9 @@ const m = {
 // The devnet signs with libsecp256k1 (simulator/devnet/keys.ts), so the bench does too.
 const server = m.nativeSigningAccount(generatePrivateKey())
 const sponsor = privateKeyToAccount(generatePrivateKey()).address
-const token = (chainId: number, symbol: string) => {
-  const t = (m.tokensByChain[chainId] as TokenInfo[] | undefined)?.find((x) => x.symbol === symbol)
-  if (!t) throw new Error(`no ${symbol} on ${chainId}`)
-  return t
-}
-
 /** An IntentOp over two origin chains with destination and pre-claim ops, two outputs, metadata. */
-async function sampleIntent(method: 'COMPACT' | 'PERMIT2', amount = 40_000_000n, signNow = true) {
-  const usdc1 = token(1, 'USDC')
-  const usdc8453 = token(8453, 'USDC')
-  const weth8453 = token(8453, 'WETH')
-  const source = (chainId: number, t: typeof usdc1, amount: bigint) => ({
-    chainId,
-    token: t.address,
-    symbol: t.symbol,
-    decimals: t.decimals,
-    lockId: m.toLockId(m.DEVNET_LOCK_TAG, t.address),
-    amount,
-  })
-  const requests = [
-    { symbol: 'USDC', token: usdc8453, amount: 70_000_000n },
-    { symbol: 'WETH', token: weth8453, amount: 10n ** 18n },
-  ]
-  const plan = {
-    method,
-    chainIds: [8453, 1],
-    allocations: [
-      {
-        need: 71_000_000n,
-        swapped: 0n,
-        sources: [source(8453, usdc8453, amount), source(1, usdc1, 31_000_000n)],
-      },
-      { need: 10n ** 18n, swapped: 0n, sources: [source(8453, weth8453, 10n ** 18n)] },
-    ],
-  }
-  const execution = { to: usdc8453.address, value: '7', data: '0xa9059cbb00' as Hex }
-  return m.buildIntentOp({
-    plan,
-    requests,
-    account: {
-      address: sponsor,
-      accountType: 'EOA',
-      isSmartAccount: false,
-      setupOps: [],
-      delegations: undefined,
-    },
-    recipient: sponsor,
-    destinationChainId: 8453,
-    destinationExecutions: [execution, { ...execution, value: 0, data: '0x' }],
-    preClaimExecutions: { '1': [execution] },
-    minGas: 500_000n,
-    now: 1_800_000_000,
-    ttlSeconds: 300,
-    settlementLayer: 'INTENT_ARBITER',
-    signedMetadata: {
-      tokenPrices: { USDC: 1, ETH: 3000 },
-      gasPrices: { '1': '1000000007', '8453': '1000000007' },
-      account: { address: sponsor, accountType: 'EOA', setupOps: [] },
-      schemeId: 'v1',
-      fees: { sponsorFee: { relayer: 0, protocol: 0 }, protocolFees: {} },
-    },
-    server,
-    signNow,
-  })
-}
+const sampleIntent = (method: 'COMPACT' | 'PERMIT2', amount = 40_000_000n, signNow = true) =>
+  m.buildIntentOp(sampleIntentParameters(m, { method, server, sponsor, amount, signNow }))
 
 function time(name: string, n: number, f: () => unknown) {
   const count = Math.max(4, Math.round(n * scale))

@@ -7,13 +7,14 @@ import { toLockId } from '../../lib/lockTag'
 import type { IntentOp } from '../../spec/index'
 import { DEVNET_LOCK_TAG } from '../devnet/funding'
 import { buildIntentOp } from '../quoting/buildIntentOp'
-import type { FundingPlan, PlanRequest } from '../quoting/planFunding'
+import type { FundingPlan } from '../quoting/planFunding'
 import {
   serverSignatureDigest,
   serverSignatureTypedData,
   signServerSignature,
   verifyServerSignature,
 } from '../signing/serverSignature'
+import { sampleIntentParameters } from './testing/sampleIntent'
 import {
   compactTypedData,
   hashMandate,
@@ -25,70 +26,14 @@ import {
 
 const server = privateKeyToAccount(generatePrivateKey())
 const sponsor = privateKeyToAccount(generatePrivateKey()).address
-const token = (chainId: number, symbol: string) => {
-  const t = tokensByChain[chainId]?.find((x) => x.symbol === symbol)
-  if (!t) throw new Error(`no ${symbol} on ${chainId}`)
-  return t
-}
-
 /** An IntentOp over two origin chains with destination and pre-claim ops, two outputs, metadata. */
-async function sampleIntent(method: FundingPlan['method']) {
-  const usdc1 = token(1, 'USDC')
-  const usdc8453 = token(8453, 'USDC')
-  const weth8453 = token(8453, 'WETH')
-  const source = (chainId: number, t: typeof usdc1, amount: bigint) => ({
-    chainId,
-    token: t.address,
-    symbol: t.symbol,
-    decimals: t.decimals,
-    lockId: toLockId(DEVNET_LOCK_TAG, t.address),
-    amount,
-  })
-  const requests: PlanRequest[] = [
-    { symbol: 'USDC', token: usdc8453, amount: 70_000_000n },
-    { symbol: 'WETH', token: weth8453, amount: 10n ** 18n },
-  ]
-  const plan: FundingPlan = {
-    method,
-    chainIds: [8453, 1],
-    allocations: [
-      {
-        need: 71_000_000n,
-        swapped: 0n,
-        sources: [source(8453, usdc8453, 40_000_000n), source(1, usdc1, 31_000_000n)],
-      },
-      { need: 10n ** 18n, swapped: 0n, sources: [source(8453, weth8453, 10n ** 18n)] },
-    ],
-  }
-  const execution = { to: usdc8453.address, value: '7', data: '0xa9059cbb00' as Hex }
-  return buildIntentOp({
-    plan,
-    requests,
-    account: {
-      address: sponsor,
-      accountType: 'EOA',
-      isSmartAccount: false,
-      setupOps: [],
-      delegations: undefined,
-    },
-    recipient: sponsor,
-    destinationChainId: 8453,
-    destinationExecutions: [execution, { ...execution, value: 0, data: '0x' }],
-    preClaimExecutions: { '1': [execution] },
-    minGas: 500_000n,
-    now: 1_800_000_000,
-    ttlSeconds: 300,
-    settlementLayer: 'INTENT_ARBITER',
-    signedMetadata: {
-      tokenPrices: { USDC: 1, ETH: 3000 },
-      gasPrices: { '1': '1000000007', '8453': '1000000007' },
-      account: { address: sponsor, accountType: 'EOA', setupOps: [] },
-      schemeId: 'v1',
-      fees: { sponsorFee: { relayer: 0, protocol: 0 }, protocolFees: {} },
-    } as unknown as IntentOp['signedMetadata'],
-    server,
-  })
-}
+const sampleIntent = (method: FundingPlan['method']) =>
+  buildIntentOp(
+    sampleIntentParameters(
+      { tokensByChain, toLockId, DEVNET_LOCK_TAG },
+      { method, server, sponsor },
+    ) as unknown as Parameters<typeof buildIntentOp>[0],
+  )
 
 // biome-ignore lint/suspicious/noExplicitAny: typed data in its JSON form, as viem takes it
 const viemDigest = (typed: any) => hashTypedData(typed)
