@@ -18,6 +18,13 @@ describe('keccak256Hex', () => {
     expect(keccak256Hex('0xabc')).toBe(keccak256('0xabc'))
   })
 
+  it('answers as viem for text that is not hex throughout, once the WebAssembly module is ready too', async () => {
+    // The module compiles in a few milliseconds from import; this waits well past it.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    for (const text of [`0x${'zz'.repeat(32)}`, `0x11${'zz'.repeat(31)}`, '0x1g', '0x 1'] as const)
+      expect(keccak256Hex(text), text).toBe(keccak256(text.length % 2 === 0 ? text : `0x0${text.slice(2)}`))
+  })
+
   it('hashes a string through its UTF-8 bytes', () => {
     const text = 'Mandate(Target target,uint128 minGas) — ünïcödé'
     expect(keccak256Bytes(Buffer.from(text, 'utf8'))).toBe(keccak256(stringToHex(text)))

@@ -22,9 +22,14 @@ void createKeccak(256).then((created) => {
 
 /** keccak256 of `data` (0x-prefixed hex bytes) → 0x-prefixed lower-case hex, like viem's `keccak256(data)`. */
 export function keccak256Hex(data: Hex): Hex {
-  if (!hasher) return viemKeccak256(data.length % 2 === 0 ? data : `0x0${data.slice(2)}`)
+  const even = data.length % 2 === 0 ? data : (`0x0${data.slice(2)}` as Hex)
+  if (!hasher) return viemKeccak256(even)
+  const bytes = Buffer.from(even.slice(2), 'hex')
+  // Not hex throughout (Buffer stops decoding at the first other character): viem's answer, as
+  // before the WebAssembly module was ready, rather than the hash of a truncated prefix.
+  if (bytes.length * 2 !== even.length - 2) return viemKeccak256(even)
   hasher.init()
-  hasher.update(Buffer.from(data.length % 2 === 0 ? data.slice(2) : `0${data.slice(2)}`, 'hex'))
+  hasher.update(bytes)
   return `0x${hasher.digest('hex')}`
 }
 
