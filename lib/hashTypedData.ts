@@ -112,22 +112,8 @@ const structHashers = new Map<string, StructHasher>()
 const frozenStructHashers = new WeakMap<object, StructHasher>()
 
 function structHasherFor(types: TypedTypes): StructHasher {
-  if (isDeepFrozen(types)) {
-    let hasher = frozenStructHashers.get(types)
-    if (!hasher) {
-      hasher = createStructHasher(types)
-      frozenStructHashers.set(types, hasher)
-    }
-    return hasher
-  }
-  const key = JSON.stringify(types)
-  let hasher = structHashers.get(key)
-  if (!hasher) {
-    if (structHashers.size >= MAX_HASHERS) structHashers.clear()
-    hasher = createStructHasher(types)
-    structHashers.set(key, hasher)
-  }
-  return hasher
+  if (isDeepFrozen(types)) return remembered(frozenStructHashers, types, () => createStructHasher(types))
+  return remembered(structHashers, JSON.stringify(types), () => createStructHasher(types))
 }
 
 /** Hashers by the identity of deeply frozen `types` (the service's own typed data), then by domain: no JSON key to build. */
@@ -135,29 +121,33 @@ const frozenHashers = new WeakMap<object, Map<string, TypedDataHasher>>()
 
 function hasherFor(domain: TypedDataDomain, types: TypedTypes, original: object): TypedDataHasher {
   const domainKey = JSON.stringify(domain, (_, value) => (typeof value === 'bigint' ? `${value}n` : value))
-  if (isDeepFrozen(original)) {
-    let byDomain = frozenHashers.get(original)
-    if (!byDomain) {
-      byDomain = new Map()
-      frozenHashers.set(original, byDomain)
-    }
-    let hasher = byDomain.get(domainKey)
-    if (!hasher) {
-      if (byDomain.size >= MAX_HASHERS) byDomain.clear()
-      hasher = createTypedDataHasher(domain, types)
-      byDomain.set(domainKey, hasher)
-    }
-    return hasher
-  }
+  const make = () => createTypedDataHasher(domain, types)
+  if (isDeepFrozen(original))
+    return remembered(
+      remembered(frozenHashers, original, () => new Map()),
+      domainKey,
+      make,
+    )
   // Types hold no bigints (fastPathFits: names and types are strings); the domain may.
-  const key = `${domainKey}\n${JSON.stringify(types)}`
-  let hasher = hashers.get(key)
-  if (!hasher) {
-    if (hashers.size >= MAX_HASHERS) hashers.clear()
-    hasher = createTypedDataHasher(domain, types)
-    hashers.set(key, hasher)
+  return remembered(hashers, `${domainKey}\n${JSON.stringify(types)}`, make)
+}
+
+/**
+ * The value `map` holds for `key`, made by `make` the first time; a Map of {@link MAX_HASHERS}
+ * is emptied before it takes another (a WeakMap's keys go with their objects).
+ */
+function remembered<K, V>(
+  map: { get(key: K): V | undefined; set(key: K, value: V): unknown },
+  key: K,
+  make: () => V,
+): V {
+  let value = map.get(key)
+  if (value === undefined) {
+    if (map instanceof Map && map.size >= MAX_HASHERS) map.clear()
+    value = make()
+    map.set(key, value)
   }
-  return hasher
+  return value
 }
 
 /** Whether two struct types list the same fields (names and types) in the same order. */
